@@ -628,6 +628,24 @@ S["fft_rfftfreq.out"] = [lambda T: ((5,), {"out": T.c(2)})]
 S["fft_fftshift"] = [lambda T: ((T.f(3, 4),), {}), lambda T: ((T.f(3, 4), [1]), {})]
 S["fft_ifftshift"] = [lambda T: ((T.f(3, 5),), {}), lambda T: ((T.f(3, 5), [0]), {})]
 
+# --- wLINALG: matrix_power, diagonal, vecdot, eig ---
+for _name in ("linalg_matrix_power", "matrix_power"):
+    S[_name] = [
+        lambda T: ((T.f(3, 3), 0), {}),
+        lambda T: ((T.f(2, 3, 3), 5), {}),
+        lambda T: ((_square(T), -2), {}),
+        lambda T: ((T.f(3, 3), 3), {}),
+    ]
+S["linalg_diagonal"] = [lambda T: ((T.f(2, 3, 4),), {}), lambda T: ((T.f(3, 4),), {"offset": 1})]
+S["linalg_vecdot"] = [
+    lambda T: ((T.f(2, 3), T.f(3)), {}),
+    lambda T: ((T.f(2, 3), T.f(2, 3)), {"dim": 0}),
+]
+# eigenvectors' signs are the LAPACK build's (see _separated): a matrix on which they agree
+S["linalg_eig"] = [lambda T: ((_separated(T, 3, 3),), {})]
+S["_linalg_eigvals"] = [lambda T: ((T.c(3, 3),), {})]
+S["linalg_eigvals"] = [lambda T: ((_separated(T, 3, 3),), {})]
+
 SAMPLES = S
 
 # Random or uninitialised results: only metadata is compared.

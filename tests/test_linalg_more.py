@@ -376,3 +376,88 @@ def test_torch_svd_legacy_semantics():
             assert tuple(x.shape) == tuple(y.shape)
             assert tuple(x.stride()) == tuple(y.stride())
             np.testing.assert_allclose(x.numpy(), y.numpy(), atol=1e-9)
+
+
+# -- matrix_power, vecdot, diagonal, eig -----------------------------------------------------
+
+
+@pytest.mark.parametrize("n", [-3, -2, -1, 0, 1, 2, 3, 4, 7])
+@pytest.mark.parametrize("shape", [(3, 3), (2, 3, 3), (0, 0)])
+def test_matrix_power(n, shape):
+    _compare(lambda lib: lib.linalg.matrix_power(_matrix(lib, shape), n), 1e-9)
+    _compare(lambda lib: lib.matrix_power(_matrix(lib, shape), n), 1e-9)
+
+
+def test_matrix_power_integers_and_out():
+    _compare(lambda lib: lib.linalg.matrix_power(lib.ones(2, 2, dtype=lib.int64), 5))
+    _compare(lambda lib: lib.linalg.matrix_power(lib.ones(2, 2, dtype=lib.int64), 0))
+    _compare(lambda lib: lib.linalg.matrix_power(_matrix(lib, (3, 3)), 5,
+                                                 out=lib.empty(0, dtype=lib.float64)), 1e-9)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda lib: lib.linalg.matrix_power(lib.ones(2, 3), 2),
+        lambda lib: lib.linalg.matrix_power(lib.ones(3), 2),
+        lambda lib: lib.linalg.vecdot(lib.ones(3), lib.ones(3, dtype=lib.float64)),
+        lambda lib: lib.linalg.eig(lib.tensor([[float("nan"), 1.0], [1.0, 1.0]])),
+        lambda lib: lib.linalg.eigvals(lib.ones(3, 3, dtype=lib.int64)),
+        lambda lib: lib.linalg.eig(lib.ones(2, 3)),
+        lambda lib: lib.linalg.eig(lib.ones(3)),
+    ],
+)
+def test_more_errors(call):
+    _, e_error = _run(call, ember)
+    _, t_error = _run(call, torch)
+    assert t_error is not None
+    assert (type(e_error).__name__, str(e_error)) == (type(t_error).__name__, str(t_error))
+
+
+def test_vecdot_and_diagonal():
+    _compare(lambda lib: lib.linalg.vecdot(_matrix(lib, (2, 3)), _matrix(lib, (3,), seed=1)), 1e-9)
+    _compare(lambda lib: lib.linalg.vecdot(_matrix(lib, (2, 3), "complex128"),
+                                           _matrix(lib, (2, 3), "complex128", seed=1), dim=0),
+             1e-9)  # fmt: skip
+    _compare(lambda lib: lib.linalg.diagonal(_matrix(lib, (2, 3, 4)), offset=-1, dim1=0, dim2=2))
+
+
+@pytest.mark.parametrize("shape", [(3, 3), (2, 4, 4), (0, 0), (1, 1)])
+@pytest.mark.parametrize("dtype", ["float64", "float32", "complex128"])
+def test_eig_values_and_reconstruction(shape, dtype):
+    """Eigenvalues in LAPACK's order; eigenvectors unit-norm columns with A V = V diag(L)
+    (their signs are the LAPACK build's)."""
+    rtol = 1e-4 if dtype == "float32" else 1e-9
+    _compare(lambda lib: lib.linalg.eigvals(_matrix(lib, shape, dtype)), rtol)
+    e = ember.linalg.eig(_matrix(ember, shape, dtype))
+    t = torch.linalg.eig(_matrix(torch, shape, dtype))
+    assert type(e).__name__ == type(t).__name__ == "linalg_eig"
+    for x, y in zip(e, t, strict=True):
+        assert tuple(x.shape) == tuple(y.shape)
+        assert tuple(x.stride()) == tuple(y.stride())
+        assert x.dtype.name == str(y.dtype).removeprefix("torch.")
+    a = _matrix(torch, shape, dtype).numpy()
+    v, w = e.eigenvectors.numpy(), e.eigenvalues.numpy()
+    np.testing.assert_allclose(a @ v, v * w[..., None, :], atol=rtol * 10)
+
+
+def test_eig_mode_and_grad_fn():
+    assert _seen(ember, lambda lib, a, s: lib.linalg.eig(a)) == _seen(
+        torch, lambda lib, a, s: lib.linalg.eig(a)
+    )
+    assert _seen(ember, lambda lib, a, s: lib.linalg.eigvals(a)) == _seen(
+        torch, lambda lib, a, s: lib.linalg.eigvals(a)
+    )
+
+    def no_grad(lib):
+        return lib.linalg.eigvals(_matrix(lib, (3, 3)))
+
+    _compare(no_grad, 1e-9)
+
+
+def test_eigvals_gradient():
+    def grads(lib):
+        a = _matrix(lib, (3, 3)).requires_grad_()
+        return lib.autograd.grad(lib.linalg.eigvals(a).abs().sum(), a)[0]
+
+    np.testing.assert_allclose(grads(ember).numpy(), grads(torch).numpy(), rtol=1e-7, atol=1e-9)

@@ -41,6 +41,8 @@ __all__ = [
     "linalg_eigh",
     "linalg_eigh_out",
     "qr",
+    "linalg_eig",
+    "linalg_eig_out",
     "qr_out",
     "structseq",
 ]
@@ -122,3 +124,5 @@ linalg_eigh = structseq("linalg_eigh", ("eigenvalues", "eigenvectors"))
 linalg_eigh_out = structseq("linalg_eigh_out", ("eigenvalues", "eigenvectors"))
 qr = structseq("qr", ("Q", "R"))
 qr_out = structseq("qr_out", ("Q", "R"))
+linalg_eig = structseq("linalg_eig", ("eigenvalues", "eigenvectors"))
+linalg_eig_out = structseq("linalg_eig_out", ("eigenvalues", "eigenvectors"))

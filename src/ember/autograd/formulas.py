@@ -28,6 +28,7 @@ from ember.autograd.formulas_linalg import (  # noqa: F401 (derivatives.yaml)
 from ember.autograd.formulas_linalg_decomp import (  # noqa: F401 (derivatives.yaml)
     cholesky_backward,
     linalg_det_backward,
+    linalg_eig_backward,
     linalg_eigh_backward,
     linalg_inv_backward,
     linalg_qr_backward,

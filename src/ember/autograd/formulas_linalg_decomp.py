@@ -11,6 +11,8 @@ values to rounding. The complex cases that need real / imag views raise.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from ember._c10.layout import strided
@@ -19,7 +21,7 @@ from ember.aten.native import at
 __all__ = [
     "linalg_det_backward", "slogdet_backward", "linalg_inv_backward",
     "linalg_solve_backward_A", "linalg_solve_backward_B", "cholesky_backward",
-    "linalg_qr_backward", "svd_backward", "linalg_eigh_backward",
+    "linalg_qr_backward", "svd_backward", "linalg_eigh_backward", "linalg_eig_backward",
 ]  # fmt: skip
 
 
@@ -248,3 +250,43 @@ def linalg_eigh_backward(gL, gV, L, V):  # noqa: N803
     if gL is not None:
         gA = gA * (1 - eye) + _diag_embed(gL)  # noqa: N806
     return at.matmul(V, at.matmul(gA, _mh(V)))
+
+
+def _real_part(t):
+    """at::real as a cast (ember has no real() view), its warning silenced."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        return at._to_copy(t, t.dtype.to_real(), None, None, None, False, None)
+
+
+def linalg_eig_backward(gL, gV, L, V, self_dtype):  # noqa: N803
+    """V^{-H} (diag(gL) + (V^H gV - V^H V Re diag(V^H gV)) / conj(E)) V^H, its real part for a
+    real input (handle_r_to_c)."""
+    if gL is None and gV is None:
+        return None
+    Vh = _mh(V)  # noqa: N806
+    if gV is None:
+        result = at.linalg_solve(Vh, at.unsqueeze(gL, -1) * Vh, True)
+    else:
+        VhgV = at.matmul(Vh, gV)  # noqa: N806
+        diag = at.diagonal(VhgV, 0, -2, -1)
+        imag = diag.detach().ndarray().imag
+        if not np.allclose(imag, 0, rtol=1e-2, atol=1e-2):
+            raise RuntimeError(
+                "linalg_eig_backward: The eigenvectors in the complex case are specified up to "
+                "multiplication by e^{i phi}. The specified loss function depends on this "
+                "quantity, so it is ill-defined."
+            )
+        real_diag = at.to_dtype(_real_part(diag), V.dtype, False, False, None)
+        VhgV = VhgV - at.matmul(Vh, V * at.unsqueeze(real_diag, -2))  # noqa: N806
+        n = L.shape[-1]
+        eye = at.eye(n, L.dtype, strided, L.device, None)
+        Lconj = at.conj_physical(L)  # noqa: N806
+        Econj = at.unsqueeze(Lconj, -2) - at.unsqueeze(Lconj, -1) + eye  # noqa: N806
+        gA = VhgV / Econj  # noqa: N806
+        if gL is not None:
+            gA = gA * (1 - eye) + _diag_embed(gL)  # noqa: N806
+        result = at.linalg_solve(Vh, at.matmul(gA, Vh), True)
+    if not self_dtype.is_complex:
+        return _real_part(result)
+    return result

@@ -11,12 +11,16 @@ from ember.aten.native.linalg_decomp import _LinAlgError as LinAlgError
 cholesky = _f.linalg_cholesky
 cholesky_ex = _f.linalg_cholesky_ex
 det = _f.linalg_det
+diagonal = _f.linalg_diagonal
+eig = _f.linalg_eig
+eigvals = _f.linalg_eigvals
 eigh = _f.linalg_eigh
 eigvalsh = _f.linalg_eigvalsh
 inv = _f.linalg_inv
 inv_ex = _f.linalg_inv_ex
 lstsq = _f.linalg_lstsq
 matrix_norm = _f.linalg_matrix_norm
+matrix_power = _f.linalg_matrix_power
 norm = _f.linalg_norm
 qr = _f.linalg_qr
 slogdet = _f.linalg_slogdet
@@ -24,10 +28,11 @@ solve = _f.linalg_solve
 solve_ex = _f.linalg_solve_ex
 svd = _f.linalg_svd
 svdvals = _f.linalg_svdvals
+vecdot = _f.linalg_vecdot
 vector_norm = _f.linalg_vector_norm
 
 __all__ = [
     "LinAlgError", "cholesky", "cholesky_ex", "det", "eigh", "eigvalsh", "inv", "inv_ex",
     "lstsq", "matrix_norm", "norm", "qr", "slogdet", "solve", "solve_ex", "svd", "svdvals",
-    "vector_norm",
+    "vector_norm", "diagonal", "eig", "eigvals", "matrix_power", "vecdot",
 ]  # fmt: skip

@@ -250,6 +250,8 @@ _op_masked_fill_Scalar = handle("masked_fill.Scalar")
 _op_masked_fill_Tensor = handle("masked_fill.Tensor")
 _op_matmul = handle("matmul")
 _op_matmul_out = handle("matmul.out")
+_op_matrix_power = handle("matrix_power")
+_op_matrix_power_out = handle("matrix_power.out")
 _op_max = handle("max")
 _op_max_dim = handle("max.dim")
 _op_max_dim_max = handle("max.dim_max")
@@ -3423,6 +3425,30 @@ def matmul(*args, **kwargs):
 
 
 
+_parser_f_matrix_power = PythonArgParser(
+    [
+        'matrix_power(Tensor input, int n, *, Tensor? out=None)',
+    ],
+)
+
+
+def matrix_power(*args, **kwargs):
+    """matrix_power(Tensor input, int n, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_matrix_power.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_matrix_power.call(v[0], v[1])
+        return _op_matrix_power_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(matrix_power, _parser_f_matrix_power, args, kwargs, MODULE)
+
+
+
 _parser_f_max = PythonArgParser(
     [
         'max(Tensor input, *, Tensor? out=None)',
@@ -5702,4 +5728,4 @@ def zeros_like(*args, **kwargs):
     return handle_function(zeros_like, _parser_f_zeros_like, args, kwargs, MODULE)
 
 
-__all__ = ['_conj_physical', '_efficientzerotensor', '_fft_c2c', '_fft_c2r', '_fft_r2c', '_foobar', '_linalg_check_errors', '_linalg_det', '_linalg_eigh', '_linalg_slogdet', '_linalg_solve_ex', '_linalg_svd', '_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'acos', 'acos_', 'add', 'addmm', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'bernoulli', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumsum', 'det', 'detach', 'diagonal', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'expm1', 'expm1_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index_put', 'index_put_', 'index_select', 'inverse', 'is_conj', 'is_neg', 'isclose', 'isnan', 'le', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logdet', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'mv', 'narrow', 'ne', 'neg', 'neg_', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'qr', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'resolve_conj', 'resolve_neg', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'slogdet', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'svd', 'swapaxes', 'swapdims', 't', 'tan', 'tan_', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_conj_physical', '_efficientzerotensor', '_fft_c2c', '_fft_c2r', '_fft_r2c', '_foobar', '_linalg_check_errors', '_linalg_det', '_linalg_eigh', '_linalg_slogdet', '_linalg_solve_ex', '_linalg_svd', '_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'acos', 'acos_', 'add', 'addmm', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'bernoulli', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumsum', 'det', 'detach', 'diagonal', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'expm1', 'expm1_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index_put', 'index_put_', 'index_select', 'inverse', 'is_conj', 'is_neg', 'isclose', 'isnan', 'le', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logdet', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'matrix_power', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'mv', 'narrow', 'ne', 'neg', 'neg_', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'qr', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'resolve_conj', 'resolve_neg', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'slogdet', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'svd', 'swapaxes', 'swapdims', 't', 'tan', 'tan_', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']

@@ -16,14 +16,20 @@ from ember.aten.torch_function import handle_function, handle_method, handle_sel
 
 MODULE = 'ember.linalg'  # the functions' module in a __torch_function__ error
 
+_op__linalg_eigvals = handle("_linalg_eigvals")
 _op_linalg_cholesky = handle("linalg_cholesky")
 _op_linalg_cholesky_out = handle("linalg_cholesky.out")
 _op_linalg_cholesky_ex = handle("linalg_cholesky_ex")
 _op_linalg_cholesky_ex_L = handle("linalg_cholesky_ex.L")
 _op_linalg_det = handle("linalg_det")
 _op_linalg_det_out = handle("linalg_det.out")
+_op_linalg_diagonal = handle("linalg_diagonal")
+_op_linalg_eig = handle("linalg_eig")
+_op_linalg_eig_out = handle("linalg_eig.out")
 _op_linalg_eigh = handle("linalg_eigh")
 _op_linalg_eigh_eigvals = handle("linalg_eigh.eigvals")
+_op_linalg_eigvals = handle("linalg_eigvals")
+_op_linalg_eigvals_out = handle("linalg_eigvals.out")
 _op_linalg_eigvalsh = handle("linalg_eigvalsh")
 _op_linalg_eigvalsh_out = handle("linalg_eigvalsh.out")
 _op_linalg_inv = handle("linalg_inv")
@@ -36,6 +42,8 @@ _op_linalg_matrix_norm = handle("linalg_matrix_norm")
 _op_linalg_matrix_norm_out = handle("linalg_matrix_norm.out")
 _op_linalg_matrix_norm_str_ord = handle("linalg_matrix_norm.str_ord")
 _op_linalg_matrix_norm_str_ord_out = handle("linalg_matrix_norm.str_ord_out")
+_op_linalg_matrix_power = handle("linalg_matrix_power")
+_op_linalg_matrix_power_out = handle("linalg_matrix_power.out")
 _op_linalg_norm = handle("linalg_norm")
 _op_linalg_norm_ord_str = handle("linalg_norm.ord_str")
 _op_linalg_norm_ord_str_out = handle("linalg_norm.ord_str_out")
@@ -52,8 +60,36 @@ _op_linalg_svd = handle("linalg_svd")
 _op_linalg_svd_U = handle("linalg_svd.U")
 _op_linalg_svdvals = handle("linalg_svdvals")
 _op_linalg_svdvals_out = handle("linalg_svdvals.out")
+_op_linalg_vecdot = handle("linalg_vecdot")
+_op_linalg_vecdot_out = handle("linalg_vecdot.out")
 _op_linalg_vector_norm = handle("linalg_vector_norm")
 _op_linalg_vector_norm_out = handle("linalg_vector_norm.out")
+
+
+_parser_f__linalg_eigvals = PythonArgParser(
+    [
+        '_linalg_eigvals(Tensor input)',
+    ],
+)
+_tail_parser_f__linalg_eigvals = [p.default for p in _parser_f__linalg_eigvals.signatures[0].params[1:]]
+
+
+def _linalg_eigvals(*args, **kwargs):
+    """_linalg_eigvals(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f__linalg_eigvals]
+        else:
+            index, v = _parser_f__linalg_eigvals.parse(args, kwargs)
+        return _op__linalg_eigvals.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_linalg_eigvals, _parser_f__linalg_eigvals, args, kwargs, MODULE)
+
 
 
 _parser_f_linalg_cholesky = PythonArgParser(
@@ -128,6 +164,56 @@ def linalg_det(*args, **kwargs):
 
 
 
+_parser_f_linalg_diagonal = PythonArgParser(
+    [
+        'linalg_diagonal(Tensor A, *, int offset=0, int dim1=-2, int dim2=-1)',
+    ],
+)
+_tail_parser_f_linalg_diagonal = [p.default for p in _parser_f_linalg_diagonal.signatures[0].params[1:]]
+
+
+def linalg_diagonal(*args, **kwargs):
+    """linalg_diagonal(Tensor A, *, int offset=0, int dim1=-2, int dim2=-1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_linalg_diagonal]
+        else:
+            index, v = _parser_f_linalg_diagonal.parse(args, kwargs)
+        return _op_linalg_diagonal.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_diagonal, _parser_f_linalg_diagonal, args, kwargs, MODULE)
+
+
+
+_parser_f_linalg_eig = PythonArgParser(
+    [
+        'linalg_eig(Tensor input, *, Tensor[2]? out=None)',
+    ],
+)
+
+
+def linalg_eig(*args, **kwargs):
+    """linalg_eig(Tensor input, *, Tensor[2]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_linalg_eig.parse(args, kwargs)[1]
+        if v[1] is None:
+            return return_types.linalg_eig(_op_linalg_eig.call(v[0]))
+        return return_types.linalg_eig_out(_op_linalg_eig_out.call(v[0], *v[1]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_eig, _parser_f_linalg_eig, args, kwargs, MODULE)
+
+
+
 _parser_f_linalg_eigh = PythonArgParser(
     [
         'linalg_eigh(Tensor input, str UPLO="L", *, Tensor[2]? out=None)',
@@ -149,6 +235,30 @@ def linalg_eigh(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(linalg_eigh, _parser_f_linalg_eigh, args, kwargs, MODULE)
+
+
+
+_parser_f_linalg_eigvals = PythonArgParser(
+    [
+        'linalg_eigvals(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def linalg_eigvals(*args, **kwargs):
+    """linalg_eigvals(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_linalg_eigvals.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_linalg_eigvals.call(v[0])
+        return _op_linalg_eigvals_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_eigvals, _parser_f_linalg_eigvals, args, kwargs, MODULE)
 
 
 
@@ -275,6 +385,30 @@ def linalg_matrix_norm(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(linalg_matrix_norm, _parser_f_linalg_matrix_norm, args, kwargs, MODULE)
+
+
+
+_parser_f_linalg_matrix_power = PythonArgParser(
+    [
+        'linalg_matrix_power(Tensor input, int n, *, Tensor? out=None)',
+    ],
+)
+
+
+def linalg_matrix_power(*args, **kwargs):
+    """linalg_matrix_power(Tensor input, int n, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_linalg_matrix_power.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_linalg_matrix_power.call(v[0], v[1])
+        return _op_linalg_matrix_power_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_matrix_power, _parser_f_linalg_matrix_power, args, kwargs, MODULE)
 
 
 
@@ -452,6 +586,30 @@ def linalg_svdvals(*args, **kwargs):
 
 
 
+_parser_f_linalg_vecdot = PythonArgParser(
+    [
+        'linalg_vecdot(Tensor x, Tensor y, *, int dim=-1, Tensor? out=None)',
+    ],
+)
+
+
+def linalg_vecdot(*args, **kwargs):
+    """linalg_vecdot(Tensor x, Tensor y, *, int dim=-1, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_linalg_vecdot.parse(args, kwargs)[1]
+        if v[3] is None:
+            return _op_linalg_vecdot.call(v[0], v[1], v[2])
+        return _op_linalg_vecdot_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_vecdot, _parser_f_linalg_vecdot, args, kwargs, MODULE)
+
+
+
 _parser_f_linalg_vector_norm = PythonArgParser(
     [
         'linalg_vector_norm(Tensor input, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)',
@@ -475,4 +633,4 @@ def linalg_vector_norm(*args, **kwargs):
     return handle_function(linalg_vector_norm, _parser_f_linalg_vector_norm, args, kwargs, MODULE)
 
 
-__all__ = ['linalg_cholesky', 'linalg_cholesky_ex', 'linalg_det', 'linalg_eigh', 'linalg_eigvalsh', 'linalg_inv', 'linalg_inv_ex', 'linalg_lstsq', 'linalg_matrix_norm', 'linalg_norm', 'linalg_qr', 'linalg_slogdet', 'linalg_solve', 'linalg_solve_ex', 'linalg_svd', 'linalg_svdvals', 'linalg_vector_norm']
+__all__ = ['_linalg_eigvals', 'linalg_cholesky', 'linalg_cholesky_ex', 'linalg_det', 'linalg_diagonal', 'linalg_eig', 'linalg_eigh', 'linalg_eigvals', 'linalg_eigvalsh', 'linalg_inv', 'linalg_inv_ex', 'linalg_lstsq', 'linalg_matrix_norm', 'linalg_matrix_power', 'linalg_norm', 'linalg_qr', 'linalg_slogdet', 'linalg_solve', 'linalg_solve_ex', 'linalg_svd', 'linalg_svdvals', 'linalg_vecdot', 'linalg_vector_norm']

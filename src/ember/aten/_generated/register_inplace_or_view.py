@@ -5229,6 +5229,90 @@ def fft_rfftfreq_out(keyset, n, d, out):
     return finish_inplace(result, out)
 
 
+_linalg_matrix_power_out = handle("linalg_matrix_power.out")
+
+
+def linalg_matrix_power_out(keyset, self, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _linalg_matrix_power_out.redispatch(keyset & AFTER, self, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_matrix_power_out = handle("matrix_power.out")
+
+
+def matrix_power_out(keyset, self, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _matrix_power_out.redispatch(keyset & AFTER, self, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_linalg_diagonal = handle("linalg_diagonal")
+
+
+def linalg_diagonal(keyset, A, offset, dim1, dim2):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _linalg_diagonal.redispatch(keyset & AFTER, A, offset, dim1, dim2)
+    finally:
+        ts.excluded = prev
+    return finish_view("linalg_diagonal", self, result)
+
+
+_linalg_vecdot_out = handle("linalg_vecdot.out")
+
+
+def linalg_vecdot_out(keyset, x, y, dim, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _linalg_vecdot_out.redispatch(keyset & AFTER, x, y, dim, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_linalg_eig_out = handle("linalg_eig.out")
+
+
+def linalg_eig_out(keyset, self, eigenvalues, eigenvectors):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _linalg_eig_out.redispatch(keyset & AFTER, self, eigenvalues, eigenvectors)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, eigenvalues, eigenvectors)
+
+
+_linalg_eigvals_out = handle("linalg_eigvals.out")
+
+
+def linalg_eigvals_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _linalg_eigvals_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
 impl("conj", "ADInplaceOrView", conj, keyset_arg="raw")
@@ -5602,3 +5686,9 @@ impl("fft_hfftn.out", "ADInplaceOrView", fft_hfftn_out, keyset_arg="raw")
 impl("fft_ihfftn.out", "ADInplaceOrView", fft_ihfftn_out, keyset_arg="raw")
 impl("fft_fftfreq.out", "ADInplaceOrView", fft_fftfreq_out, keyset_arg="raw")
 impl("fft_rfftfreq.out", "ADInplaceOrView", fft_rfftfreq_out, keyset_arg="raw")
+impl("linalg_matrix_power.out", "ADInplaceOrView", linalg_matrix_power_out, keyset_arg="raw")
+impl("matrix_power.out", "ADInplaceOrView", matrix_power_out, keyset_arg="raw")
+impl("linalg_diagonal", "ADInplaceOrView", linalg_diagonal, keyset_arg="raw")
+impl("linalg_vecdot.out", "ADInplaceOrView", linalg_vecdot_out, keyset_arg="raw")
+impl("linalg_eig.out", "ADInplaceOrView", linalg_eig_out, keyset_arg="raw")
+impl("linalg_eigvals.out", "ADInplaceOrView", linalg_eigvals_out, keyset_arg="raw")

@@ -199,6 +199,7 @@ _op_masked_fill_Tensor = handle("masked_fill.Tensor")
 _op_masked_fill__Scalar = handle("masked_fill_.Scalar")
 _op_masked_fill__Tensor = handle("masked_fill_.Tensor")
 _op_matmul = handle("matmul")
+_op_matrix_power = handle("matrix_power")
 _op_max = handle("max")
 _op_max_dim = handle("max.dim")
 _op_max_other = handle("max.other")
@@ -3542,6 +3543,28 @@ def matmul(self, *args, **kwargs):
 
 
 
+_parser_m_matrix_power = PythonArgParser(
+    [
+        'matrix_power(int n)',
+    ],
+)
+
+
+def matrix_power(self, *args, **kwargs):
+    """matrix_power(int n)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_matrix_power.parse(args, kwargs, self=self)[1]
+        return _op_matrix_power.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(matrix_power, _parser_m_matrix_power, self, args, kwargs)
+
+
+
 _parser_m_max = PythonArgParser(
     [
         'max()',
@@ -5993,4 +6016,4 @@ def zero_(self, *args, **kwargs):
     return handle_self(zero_, 'ember.Tensor.zero_', self, args, kwargs)
 
 
-__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', 'abs', 'abs_', 'acos', 'acos_', 'add', 'add_', 'addmm', 'addmm_', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'bernoulli', 'bernoulli_', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'contiguous', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumprod_', 'cumsum', 'cumsum_', 'det', 'detach', 'diagonal', 'div', 'div_', 'divide', 'divide_', 'dot', 'eq', 'eq_', 'equal', 'exp', 'exp_', 'expand', 'expand_as', 'expm1', 'expm1_', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index_put', 'index_put_', 'index_select', 'inverse', 'is_conj', 'is_neg', 'isclose', 'isnan', 'item', 'le', 'le_', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logdet', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'multiply', 'multiply_', 'mv', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'normal_', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'qr', 'random_', 'reciprocal', 'reciprocal_', 'record_stream', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'resolve_conj', 'resolve_neg', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'slogdet', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'svd', 'swapaxes', 'swapdims', 't', 't_', 'tan', 'tan_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'unbind', 'unflatten', 'unfold', 'uniform_', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'zero_']
+__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', 'abs', 'abs_', 'acos', 'acos_', 'add', 'add_', 'addmm', 'addmm_', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'bernoulli', 'bernoulli_', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'contiguous', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumprod_', 'cumsum', 'cumsum_', 'det', 'detach', 'diagonal', 'div', 'div_', 'divide', 'divide_', 'dot', 'eq', 'eq_', 'equal', 'exp', 'exp_', 'expand', 'expand_as', 'expm1', 'expm1_', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index_put', 'index_put_', 'index_select', 'inverse', 'is_conj', 'is_neg', 'isclose', 'isnan', 'item', 'le', 'le_', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logdet', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'matrix_power', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'multiply', 'multiply_', 'mv', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'normal_', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'qr', 'random_', 'reciprocal', 'reciprocal_', 'record_stream', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'resolve_conj', 'resolve_neg', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'slogdet', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'svd', 'swapaxes', 'swapdims', 't', 't_', 'tan', 'tan_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'unbind', 'unflatten', 'unfold', 'uniform_', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'zero_']

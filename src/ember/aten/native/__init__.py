@@ -23,7 +23,9 @@ from .joining import *  # noqa: F403
 from .linalg import *  # noqa: F403
 from .linalg_composite import *  # noqa: F403
 from .linalg_decomp import *  # noqa: F403
+from .linalg_eig import *  # noqa: F403
 from .linalg_lstsq import *  # noqa: F403
+from .linalg_misc import *  # noqa: F403
 from .linalg_norms import *  # noqa: F403
 from .linalg_out import *  # noqa: F403
 from .loss import *  # noqa: F403

@@ -9894,6 +9894,86 @@ def fft_rfftfreq_out(ks, n, d, out):
     return result
 
 
+_linalg_eig = handle("linalg_eig")
+
+
+def linalg_eig(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.LinalgEigBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_self_dtype = self.dtype
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _linalg_eig.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0], result[1],), node)
+        node._raw_saved_eigenvalues = SavedVariable(result[0], True)
+        node._raw_saved_eigenvectors = SavedVariable(result[1], True)
+    return result
+
+
+_linalg_eig_out = handle("linalg_eig.out")
+
+
+def linalg_eig_out(ks, self, eigenvalues, eigenvectors):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or eigenvalues._requires_grad or eigenvectors._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="linalg_eig"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _linalg_eig_out.redispatch(ks & AFTER_AUTOGRAD, self, eigenvalues, eigenvectors)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+__linalg_eigvals = handle("_linalg_eigvals")
+
+
+def _linalg_eigvals(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::_linalg_eigvals")
+        node._next_edges = requiring_edges(self,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __linalg_eigvals.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_linalg_eigvals_out = handle("linalg_eigvals.out")
+
+
+def linalg_eigvals_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::linalg_eigvals")
+        node = NotImplementedNode("aten::linalg_eigvals")
+        node._next_edges = requiring_edges(self, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _linalg_eigvals_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -10401,3 +10481,7 @@ impl("fft_fftfreq", "Autograd", fft_fftfreq, keyset_arg="raw")
 impl("fft_fftfreq.out", "Autograd", fft_fftfreq_out, keyset_arg="raw")
 impl("fft_rfftfreq", "Autograd", fft_rfftfreq, keyset_arg="raw")
 impl("fft_rfftfreq.out", "Autograd", fft_rfftfreq_out, keyset_arg="raw")
+impl("linalg_eig", "Autograd", linalg_eig, keyset_arg="raw")
+impl("linalg_eig.out", "Autograd", linalg_eig_out, keyset_arg="raw")
+impl("_linalg_eigvals", "Autograd", _linalg_eigvals, keyset_arg="raw")
+impl("linalg_eigvals.out", "Autograd", linalg_eigvals_out, keyset_arg="raw")

@@ -33,6 +33,7 @@ from ember.autograd.formulas import (
     index_select_backward,
     index_values_backward,
     linalg_det_backward,
+    linalg_eig_backward,
     linalg_eigh_backward,
     linalg_inv_backward,
     linalg_lstsq_backward_b,
@@ -3901,6 +3902,27 @@ class FftC2CBackward0(GeneratedNode):
         normalization = node._saved_normalization
         if node._next_edges[0][0] is not None:
             grad_0 = fft_c2c_backward(grad, dim, normalization, forward)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class LinalgEigBackward0(GeneratedNode):
+    """Backward of aten::linalg_eig."""
+
+    _saved_variables = ('_raw_saved_eigenvalues', '_raw_saved_eigenvectors')
+    _saved_self_dtype = None
+    _raw_saved_eigenvalues = None
+    _saved_eigenvalues = SavedTensor('_raw_saved_eigenvalues')
+    _raw_saved_eigenvectors = None
+    _saved_eigenvectors = SavedTensor('_raw_saved_eigenvectors')
+
+    def apply(node, grads):
+        self_dtype = node._saved_self_dtype
+        eigenvalues = _unpack(node._raw_saved_eigenvalues, node)
+        eigenvectors = _unpack(node._raw_saved_eigenvectors, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = linalg_eig_backward(grads[0], grads[1], eigenvalues, eigenvectors, self_dtype)
         else:
             grad_0 = None
         return [grad_0]

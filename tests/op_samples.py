@@ -644,6 +644,11 @@ S["linalg_vecdot"] = [
 # eigenvectors' signs are the LAPACK build's (see _separated): a matrix on which they agree
 S["linalg_eig"] = [lambda T: ((_separated(T, 3, 3),), {})]
 S["_linalg_eigvals"] = [lambda T: ((T.c(3, 3),), {})]
+S["linalg_solve_triangular"] = [
+    lambda T: ((_square(T), T.f(3, 2)), {"upper": True}),
+    lambda T: ((_square(T, 2), T.f(2, 3)), {"upper": False, "left": False}),
+    lambda T: ((_square(T), T.f(3, 2)), {"upper": False, "unitriangular": True}),
+]
 S["linalg_eigvals"] = [lambda T: ((_separated(T, 3, 3),), {})]
 
 SAMPLES = S

@@ -461,3 +461,56 @@ def test_eigvals_gradient():
         return lib.autograd.grad(lib.linalg.eigvals(a).abs().sum(), a)[0]
 
     np.testing.assert_allclose(grads(ember).numpy(), grads(torch).numpy(), rtol=1e-7, atol=1e-9)
+
+
+@pytest.mark.parametrize("upper", [True, False])
+@pytest.mark.parametrize("left", [True, False])
+@pytest.mark.parametrize("unitriangular", [True, False])
+@pytest.mark.parametrize(("sa", "sb"), [((3, 3), (3, 3)), ((2, 3, 3), (3, 3)), ((3, 3), (2, 3, 3))])
+def test_solve_triangular(upper, left, unitriangular, sa, sb):
+    def call(lib):
+        a = _matrix(lib, sa)
+        return lib.linalg.solve_triangular(a, _matrix(lib, sb, seed=1), upper=upper, left=left,
+                                           unitriangular=unitriangular)  # fmt: skip
+
+    _compare(call, 1e-9)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda lib: lib.linalg.solve_triangular(lib.eye(3), lib.ones(3), upper=True),
+        lambda lib: lib.linalg.solve_triangular(lib.eye(3), lib.ones(4, 2), upper=True),
+        lambda lib: lib.linalg.solve_triangular(lib.ones(2, 3), lib.ones(3, 2), upper=True),
+        lambda lib: lib.linalg.solve_triangular(
+            lib.eye(3, dtype=lib.int64), lib.ones(3, 2, dtype=lib.int64), upper=True
+        ),
+    ],
+)
+def test_solve_triangular_errors(call):
+    _, e_error = _run(call, ember)
+    _, t_error = _run(call, torch)
+    assert t_error is not None
+    assert (type(e_error).__name__, str(e_error)) == (type(t_error).__name__, str(t_error))
+
+
+def test_cholesky_and_qr_backward_see_solve_triangular():
+    def ops(lib):
+        base = TorchDispatchMode if lib is ember else torch.utils._python_dispatch.TorchDispatchMode
+
+        class Record(base):
+            def __init__(self):
+                super().__init__()
+                self.ops = []
+
+            def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+                self.ops.append(str(func).removeprefix("aten."))
+                return func(*args, **(kwargs or {}))
+
+        s = _spd(lib, (3, 3)).requires_grad_()
+        loss = lib.linalg.cholesky(s).sum()
+        with Record() as mode:
+            lib.autograd.grad(loss, s)
+        return [op for op in mode.ops if "solve" in op]
+
+    assert ops(ember) == ops(torch)

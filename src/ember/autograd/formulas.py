@@ -34,6 +34,8 @@ from ember.autograd.formulas_linalg_decomp import (  # noqa: F401 (derivatives.y
     linalg_qr_backward,
     linalg_solve_backward_A,
     linalg_solve_backward_B,
+    linalg_solve_triangular_backward_A,
+    linalg_solve_triangular_backward_B,
     slogdet_backward,
     svd_backward,
 )

@@ -4,9 +4,8 @@ Layer: autograd. In: the output gradients (None where undefined), the saved inpu
 outputs. Out: the input gradients. Mirrors FunctionsManual.cpp's linalg_det_backward,
 slogdet_backward, linalg_solve_backward, cholesky_backward, linalg_qr_backward, svd_backward
 and linalg_eig_backward (is_hermitian=true), with ember's operators. Where PyTorch solves with
-linalg_lu_solve (grad mode off) or linalg_solve_triangular, these formulas take PyTorch's
-own grad-mode path, linalg_solve (ember has neither of those operators), which gives the same
-values to rounding. The complex cases that need real / imag views raise.
+linalg_lu_solve (grad mode off), these formulas take PyTorch's own grad-mode path,
+linalg_solve (ember has no linalg_lu_solve), which gives the same values to rounding. The complex cases that need real / imag views raise.
 """
 
 from __future__ import annotations
@@ -22,6 +21,7 @@ __all__ = [
     "linalg_det_backward", "slogdet_backward", "linalg_inv_backward",
     "linalg_solve_backward_A", "linalg_solve_backward_B", "cholesky_backward",
     "linalg_qr_backward", "svd_backward", "linalg_eigh_backward", "linalg_eig_backward",
+    "linalg_solve_triangular_backward_A", "linalg_solve_triangular_backward_B",
 ]  # fmt: skip
 
 
@@ -132,8 +132,8 @@ def cholesky_backward(gL, upper, L):  # noqa: N803
         L, gL = _mh(L), _mh(gL)  # noqa: N806
     gA = at.tril(_mh(L).matmul(gL), 0)  # noqa: N806
     gA = 0.5 * (gA + _mh(at.tril(gA, -1)))  # noqa: N806
-    gA = at.linalg_solve(_mh(L), gA, True)  # noqa: N806 (solve_triangular, upper)
-    return at.linalg_solve(L, gA, False)  # (solve_triangular, lower, right)
+    gA = at.linalg_solve_triangular(_mh(L), gA, True, True, False)  # noqa: N806
+    return at.linalg_solve_triangular(L, gA, False, False, False)
 
 
 def linalg_qr_backward(gQ, gR, Q, R, mode):  # noqa: N803
@@ -164,10 +164,10 @@ def linalg_qr_backward(gQ, gR, Q, R, mode):  # noqa: N803
         gA = Q.matmul(sym)  # noqa: N806
         if gQ is not None:
             gA = gA + gQ  # noqa: N806
-        return at.linalg_solve(_mh(R), gA, False)
+        return at.linalg_solve_triangular(_mh(R), gA, False, False, False)
     skew = at.tril(-gA - _mh(-gA), 0)
     gA = Q.matmul(skew)  # noqa: N806
-    gA = at.linalg_solve(_mh(at.narrow(R, -1, 0, m)), gA, False)  # noqa: N806
+    gA = at.linalg_solve_triangular(_mh(at.narrow(R, -1, 0, m)), gA, False, False, False)  # noqa: N806
     zeros = gA.new_zeros(list(R.shape[:-1]) + [n - m])
     gA = at.cat([gA, zeros], -1)  # noqa: N806
     if gR is not None:
@@ -290,3 +290,23 @@ def linalg_eig_backward(gL, gV, L, V, self_dtype):  # noqa: N803
     if not self_dtype.is_complex:
         return _real_part(result)
     return result
+
+
+def _solve_triangular_grad_B(grad, A, upper, left, unitriangular):  # noqa: N803
+    return at.linalg_solve_triangular(_mh(A), grad, not upper, left, unitriangular)
+
+
+def linalg_solve_triangular_backward_A(grad, A, X, upper, left, unitriangular):  # noqa: N803
+    """G_A = -G_B X^H (left) or -X^H G_B, projected on A's triangle."""
+    if grad is None:
+        return None
+    G_B = _solve_triangular_grad_B(grad, A, upper, left, unitriangular)  # noqa: N806
+    X_H = _mh(X)  # noqa: N806
+    G_A = -at.matmul(G_B, X_H) if left else -at.matmul(X_H, G_B)  # noqa: N806
+    return at.triu(G_A, int(unitriangular)) if upper else at.tril(G_A, -int(unitriangular))
+
+
+def linalg_solve_triangular_backward_B(grad, A, upper, left, unitriangular):  # noqa: N803
+    if grad is None:
+        return None
+    return _solve_triangular_grad_B(grad, A, upper, left, unitriangular)

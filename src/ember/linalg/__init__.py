@@ -26,6 +26,7 @@ qr = _f.linalg_qr
 slogdet = _f.linalg_slogdet
 solve = _f.linalg_solve
 solve_ex = _f.linalg_solve_ex
+solve_triangular = _f.linalg_solve_triangular
 svd = _f.linalg_svd
 svdvals = _f.linalg_svdvals
 vecdot = _f.linalg_vecdot
@@ -35,4 +36,5 @@ __all__ = [
     "LinAlgError", "cholesky", "cholesky_ex", "det", "eigh", "eigvalsh", "inv", "inv_ex",
     "lstsq", "matrix_norm", "norm", "qr", "slogdet", "solve", "solve_ex", "svd", "svdvals",
     "vector_norm", "diagonal", "eig", "eigvals", "matrix_power", "vecdot",
+    "solve_triangular",
 ]  # fmt: skip

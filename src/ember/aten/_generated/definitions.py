@@ -694,3 +694,5 @@ define('linalg_eig.out(Tensor self, *, Tensor(a!) eigenvalues, Tensor(b!) eigenv
 define('_linalg_eigvals(Tensor self) -> Tensor', tags=())
 define('linalg_eigvals(Tensor self) -> Tensor', tags=())
 define('linalg_eigvals.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', tags=())
+define('linalg_solve_triangular.out(Tensor self, Tensor B, *, bool upper, bool left=True, bool unitriangular=False, Tensor(a!) out) -> Tensor(a!)', tags=())
+define('linalg_solve_triangular(Tensor self, Tensor B, *, bool upper, bool left=True, bool unitriangular=False) -> Tensor', tags=())

@@ -56,6 +56,8 @@ _op_linalg_solve = handle("linalg_solve")
 _op_linalg_solve_out = handle("linalg_solve.out")
 _op_linalg_solve_ex = handle("linalg_solve_ex")
 _op_linalg_solve_ex_out = handle("linalg_solve_ex.out")
+_op_linalg_solve_triangular = handle("linalg_solve_triangular")
+_op_linalg_solve_triangular_out = handle("linalg_solve_triangular.out")
 _op_linalg_svd = handle("linalg_svd")
 _op_linalg_svd_U = handle("linalg_svd.U")
 _op_linalg_svdvals = handle("linalg_svdvals")
@@ -538,6 +540,30 @@ def linalg_solve_ex(*args, **kwargs):
 
 
 
+_parser_f_linalg_solve_triangular = PythonArgParser(
+    [
+        'linalg_solve_triangular(Tensor input, Tensor B, *, bool upper, bool left=True, bool unitriangular=False, Tensor? out=None)',
+    ],
+)
+
+
+def linalg_solve_triangular(*args, **kwargs):
+    """linalg_solve_triangular(Tensor input, Tensor B, *, bool upper, bool left=True, bool unitriangular=False, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_linalg_solve_triangular.parse(args, kwargs)[1]
+        if v[5] is None:
+            return _op_linalg_solve_triangular.call(v[0], v[1], v[2], v[3], v[4])
+        return _op_linalg_solve_triangular_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_solve_triangular, _parser_f_linalg_solve_triangular, args, kwargs, MODULE)
+
+
+
 _parser_f_linalg_svd = PythonArgParser(
     [
         'linalg_svd(Tensor A, bool full_matrices=True, *, str? driver=None, Tensor[3]? out=None)',
@@ -633,4 +659,4 @@ def linalg_vector_norm(*args, **kwargs):
     return handle_function(linalg_vector_norm, _parser_f_linalg_vector_norm, args, kwargs, MODULE)
 
 
-__all__ = ['_linalg_eigvals', 'linalg_cholesky', 'linalg_cholesky_ex', 'linalg_det', 'linalg_diagonal', 'linalg_eig', 'linalg_eigh', 'linalg_eigvals', 'linalg_eigvalsh', 'linalg_inv', 'linalg_inv_ex', 'linalg_lstsq', 'linalg_matrix_norm', 'linalg_matrix_power', 'linalg_norm', 'linalg_qr', 'linalg_slogdet', 'linalg_solve', 'linalg_solve_ex', 'linalg_svd', 'linalg_svdvals', 'linalg_vecdot', 'linalg_vector_norm']
+__all__ = ['_linalg_eigvals', 'linalg_cholesky', 'linalg_cholesky_ex', 'linalg_det', 'linalg_diagonal', 'linalg_eig', 'linalg_eigh', 'linalg_eigvals', 'linalg_eigvalsh', 'linalg_inv', 'linalg_inv_ex', 'linalg_lstsq', 'linalg_matrix_norm', 'linalg_matrix_power', 'linalg_norm', 'linalg_qr', 'linalg_slogdet', 'linalg_solve', 'linalg_solve_ex', 'linalg_solve_triangular', 'linalg_svd', 'linalg_svdvals', 'linalg_vecdot', 'linalg_vector_norm']

@@ -5313,6 +5313,20 @@ def linalg_eigvals_out(keyset, self, out):
     return finish_inplace(result, out)
 
 
+_linalg_solve_triangular_out = handle("linalg_solve_triangular.out")
+
+
+def linalg_solve_triangular_out(keyset, self, B, upper, left, unitriangular, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _linalg_solve_triangular_out.redispatch(keyset & AFTER, self, B, upper, left, unitriangular, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
 impl("conj", "ADInplaceOrView", conj, keyset_arg="raw")
@@ -5692,3 +5706,4 @@ impl("linalg_diagonal", "ADInplaceOrView", linalg_diagonal, keyset_arg="raw")
 impl("linalg_vecdot.out", "ADInplaceOrView", linalg_vecdot_out, keyset_arg="raw")
 impl("linalg_eig.out", "ADInplaceOrView", linalg_eig_out, keyset_arg="raw")
 impl("linalg_eigvals.out", "ADInplaceOrView", linalg_eigvals_out, keyset_arg="raw")
+impl("linalg_solve_triangular.out", "ADInplaceOrView", linalg_solve_triangular_out, keyset_arg="raw")

@@ -28,6 +28,7 @@ from .linalg_lstsq import *  # noqa: F403
 from .linalg_misc import *  # noqa: F403
 from .linalg_norms import *  # noqa: F403
 from .linalg_out import *  # noqa: F403
+from .linalg_triangular import *  # noqa: F403
 from .loss import *  # noqa: F403
 from .pointwise import *  # noqa: F403
 from .pointwise_select import *  # noqa: F403

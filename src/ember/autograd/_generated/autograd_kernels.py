@@ -9974,6 +9974,48 @@ def linalg_eigvals_out(ks, self, out):
     return result
 
 
+_linalg_solve_triangular_out = handle("linalg_solve_triangular.out")
+
+
+def linalg_solve_triangular_out(ks, self, B, upper, left, unitriangular, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or B._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="linalg_solve_triangular"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _linalg_solve_triangular_out.redispatch(ks & AFTER_AUTOGRAD, self, B, upper, left, unitriangular, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_linalg_solve_triangular = handle("linalg_solve_triangular")
+
+
+def linalg_solve_triangular(ks, self, B, upper, left, unitriangular):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or B._requires_grad)
+    if requires:
+        node = nodes.LinalgSolveTriangularBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(B))
+        node._saved_left = left
+        node._raw_saved_self = SavedVariable(self)
+        node._saved_unitriangular = unitriangular
+        node._saved_upper = upper
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _linalg_solve_triangular.redispatch(ks & AFTER_AUTOGRAD, self, B, upper, left, unitriangular)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        if node.should_compute_output(0):
+            node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -10485,3 +10527,5 @@ impl("linalg_eig", "Autograd", linalg_eig, keyset_arg="raw")
 impl("linalg_eig.out", "Autograd", linalg_eig_out, keyset_arg="raw")
 impl("_linalg_eigvals", "Autograd", _linalg_eigvals, keyset_arg="raw")
 impl("linalg_eigvals.out", "Autograd", linalg_eigvals_out, keyset_arg="raw")
+impl("linalg_solve_triangular.out", "Autograd", linalg_solve_triangular_out, keyset_arg="raw")
+impl("linalg_solve_triangular", "Autograd", linalg_solve_triangular, keyset_arg="raw")

@@ -41,6 +41,8 @@ from ember.autograd.formulas import (
     linalg_qr_backward,
     linalg_solve_backward_A,
     linalg_solve_backward_B,
+    linalg_solve_triangular_backward_A,
+    linalg_solve_triangular_backward_B,
     linalg_vector_norm_backward,
     log_softmax_backward,
     log_softmax_double_backward,
@@ -3926,3 +3928,35 @@ class LinalgEigBackward0(GeneratedNode):
         else:
             grad_0 = None
         return [grad_0]
+
+
+class LinalgSolveTriangularBackward0(GeneratedNode):
+    """Backward of aten::linalg_solve_triangular."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result')
+    _saved_left = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _saved_unitriangular = None
+    _saved_upper = None
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        left = node._saved_left
+        self = _unpack(node._raw_saved_self, node)
+        unitriangular = node._saved_unitriangular
+        upper = node._saved_upper
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = linalg_solve_triangular_backward_B(grad, self, upper, left, unitriangular)
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = linalg_solve_triangular_backward_A(grad, self, result, upper, left, unitriangular)
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]

@@ -115,6 +115,7 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
         set_rng_state,
     )
     from ember import _C, dispatch, fft, library, linalg, multiprocessing, nn, return_types
+    from ember import signal
     from ember._C import DispatchKey
     from ember import overrides
     from ember import functional as _functional

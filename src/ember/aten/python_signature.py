@@ -125,8 +125,8 @@ class FunctionParameter:
         signature_name: str,
         numbers_as_tensors: bool,
     ):
-        type_str, _, name_str = fmt.strip().partition(" ")  # types hold no space; defaults may
-        if not type_str:
+        type_str, space, name_str = fmt.strip().partition(" ")  # types hold no space; defaults may
+        if not space or not type_str:
             raise ValueError(f"FunctionParameter(): missing type: {fmt}")
         type_str = re.sub(r"\([^)]*\)", "", type_str)
         self.allow_none = type_nullable = type_str.endswith("?")

@@ -865,3 +865,156 @@ S["im2col"] = [lambda T: ((T.f(1, 2, 4, 5), [2, 3], [1, 1], [1, 0], [2, 1]), {})
 S["col2im"] = [lambda T: ((T.f(1, 8, 4), [4, 5], [2, 2], [1, 1], [0, 0], [2, 2]), {})]
 S["pixel_shuffle"] = [lambda T: ((T.f(1, 8, 2, 3), 2), {})]
 S["pixel_unshuffle"] = [lambda T: ((T.f(1, 2, 4, 6), 2), {})]
+
+# --- wLINALG: the decompositions (well-conditioned matrices: a leaf plus 4 I) ---
+
+
+def _square(T, *batch, n=3):
+    eye = T.lib.eye(n, dtype=T.lib.float64)
+    return T.f(*batch, n, n) + 4 * eye
+
+
+def _spd(T, n=3):
+    x = T.f(n, n)
+    return x @ x.mT + n * T.lib.eye(n, dtype=T.lib.float64)
+
+
+def _separated(T, m, n):
+    """A leaf near diag(3, 2, 1, ...): singular values (and eigenvalues) far apart. The signs
+    of singular vectors and eigenvectors are the LAPACK build's (PyTorch's MKL, NumPy's
+    OpenBLAS), which agree on such matrices but not on every matrix."""
+    k = min(m, n)
+    scale = T.lib.tensor([[float(k - i) if i == j else 0.0 for j in range(n)] for i in range(m)],
+                         dtype=T.lib.float64)  # fmt: skip
+    return 0.125 * T.f(m, n) + scale
+
+
+def _separated_spd(T, n=3):
+    x = _separated(T, n, n)
+    return x @ x.mT
+
+
+def _square1(T):
+    return (_square(T),), {}
+
+
+for _name in ("_linalg_det", "linalg_det", "det", "_linalg_slogdet", "linalg_slogdet",
+              "slogdet", "logdet", "linalg_inv_ex", "linalg_inv", "inverse"):  # fmt: skip
+    S[_name] = [_square1, lambda T: ((_square(T, 2),), {})]
+S["_linalg_check_errors"] = [
+    lambda T: ((T.lib.zeros(2, dtype=T.lib.int32), "linalg.inv"), {"is_matrix": False}),
+    lambda T: ((T.lib.tensor([0, 2], dtype=T.lib.int32), "linalg.inv"), {"is_matrix": False}),
+]
+for _name in ("_linalg_solve_ex", "linalg_solve_ex", "linalg_solve"):
+    S[_name] = [
+        lambda T: ((_square(T), T.f(3, 2)), {}),
+        lambda T: ((_square(T, 2), T.f(3)), {}),
+        lambda T: ((_square(T), T.f(2, 3)), {"left": False}),
+    ]
+for _name in ("linalg_cholesky_ex", "linalg_cholesky"):
+    S[_name] = [lambda T: ((_spd(T),), {}), lambda T: ((_spd(T),), {"upper": True})]
+S["linalg_qr"] = [
+    lambda T: ((T.f(4, 3),), {}),
+    lambda T: ((T.f(3, 4),), {"mode": "complete"}),
+    lambda T: ((T.c(3, 3),), {"mode": "r"}),
+]
+S["qr"] = [lambda T: ((T.f(4, 3),), {}), lambda T: ((T.f(3, 3), False), {})]
+S["_linalg_svd"] = [
+    lambda T: ((_separated(T, 5, 3),), {}),
+    lambda T: ((_separated(T, 3, 4), True), {}),
+    lambda T: ((T.f(3, 3), False, False), {}),
+]
+S["linalg_svd"] = [lambda T: ((_separated(T, 5, 3),), {"full_matrices": False})]
+S["linalg_svdvals"] = [lambda T: ((T.f(3, 4),), {})]
+S["svd"] = [lambda T: ((_separated(T, 5, 3),), {}), lambda T: ((T.f(3, 4), True, False), {})]
+S["_linalg_eigh"] = [
+    lambda T: ((_separated_spd(T),), {}),
+    lambda T: ((_spd(T), "U", False), {}),
+]
+S["linalg_eigh"] = [lambda T: ((_separated_spd(T),), {"UPLO": "U"})]
+S["linalg_eigvalsh"] = [lambda T: ((_spd(T),), {})]
+S["linalg_norm"] = [
+    lambda T: ((T.f(2, 3),), {}),
+    lambda T: ((T.f(2, 3), 1), {}),
+    lambda T: ((T.f(2, 3, 2), -1, [0, 2], True), {}),
+]
+S["linalg_norm.ord_str"] = [lambda T: ((T.f(2, 3), "nuc"), {})]
+S["linalg_matrix_norm"] = [
+    lambda T: ((T.f(2, 3), 1), {}),
+    lambda T: ((T.f(2, 3, 4), -2, [0, 2], True), {}),
+]
+S["linalg_matrix_norm.str_ord"] = [lambda T: ((T.f(2, 3),), {}), lambda T: ((T.f(3, 2), "nuc"), {})]
+S["linalg_solve_ex.out"] = [
+    lambda T: (
+        (_square(T), T.f(3, 2)),
+        {"result": T.c(0), "info": T.lib.zeros(0, dtype=T.lib.int32)},
+    )
+]
+
+# --- wLINALG: torch.fft ---
+
+
+def _c(T, *shape):
+    return T.f(*shape).to(T.lib.complex128)
+
+
+S["_fft_r2c"] = [
+    lambda T: ((T.f(2, 5), [1], 0, True), {}),
+    lambda T: ((T.f(2, 4), [0, 1], 2, False), {}),
+]
+S["_fft_c2c"] = [
+    lambda T: ((_c(T, 2, 4), [1], 1, True), {}),
+    lambda T: ((_c(T, 3), [0], 2, False), {}),
+]
+S["_fft_c2r"] = [
+    lambda T: ((_c(T, 2, 3), [1], 2, 4), {}),
+    lambda T: ((_c(T, 3, 3), [0, 1], 0, 5), {}),
+]
+# Constants where PyTorch takes a path ember cannot record alike: zero-padding a short
+# signal (PyTorch's constant_pad_nd, ember's cat) and the conjugate of ifft / ihfft / hfft
+# (PyTorch's lazily conjugated view, ConjBackward0; ember has no conjugate bit and records
+# ConjPhysicalBackward0).
+S["fft_fft"] = [lambda T: ((T.f(2, 5),), {}), lambda T: ((T.f(4), 3, 0, "ortho"), {}),
+                lambda T: ((T.c(4), 6), {}), lambda T: ((_c(T, 2, 3),), {"n": 2})]  # fmt: skip
+S["fft_rfft"] = [lambda T: ((T.f(2, 5),), {}), lambda T: ((T.f(4), 3, 0, "ortho"), {})]
+S["fft_ifft"] = [lambda T: ((_c(T, 2, 3),), {"norm": "forward"}), lambda T: ((T.c(2, 5),), {})]
+S["fft_ihfft"] = [lambda T: ((T.c(2, 5),), {}), lambda T: ((T.c(4), 6, 0, "ortho"), {})]
+S["fft_irfft"] = [lambda T: ((_c(T, 2, 5),), {}), lambda T: ((_c(T, 4), 5, 0, "forward"), {})]
+S["fft_hfft"] = [lambda T: ((T.c(2, 5).to(T.lib.complex128),), {})]
+for _name in ("fft2", "ifft2", "rfft2", "fftn", "ifftn", "rfftn"):
+    S[f"fft_{_name}"] = [lambda T: ((T.f(2, 3, 4),), {}), lambda T: ((T.f(3, 4), [2, 3]), {})]
+for _name in ("ihfft2", "ihfftn"):
+    S[f"fft_{_name}"] = [lambda T: ((T.c(2, 3, 4),), {}), lambda T: ((T.c(3, 4), [4, 2]), {})]
+for _name in ("irfft2", "irfftn"):
+    S[f"fft_{_name}"] = [lambda T: ((_c(T, 2, 3, 4),), {}), lambda T: ((_c(T, 3, 4), [2, 5]), {})]
+for _name in ("hfft2", "hfftn"):
+    S[f"fft_{_name}"] = [lambda T: ((T.c(2, 3, 4).to(T.lib.complex128),), {})]
+S["fft_fftfreq"] = [lambda T: ((5,), {}), lambda T: ((4, 0.5), {"dtype": T.lib.float64})]
+S["fft_rfftfreq"] = [lambda T: ((5,), {}), lambda T: ((6, 2.0), {"dtype": T.lib.float64})]
+S["fft_fftfreq.out"] = [lambda T: ((5,), {"out": T.c(2)})]
+S["fft_rfftfreq.out"] = [lambda T: ((5,), {"out": T.c(2)})]
+S["fft_fftshift"] = [lambda T: ((T.f(3, 4),), {}), lambda T: ((T.f(3, 4), [1]), {})]
+S["fft_ifftshift"] = [lambda T: ((T.f(3, 5),), {}), lambda T: ((T.f(3, 5), [0]), {})]
+
+# --- wLINALG: matrix_power, diagonal, vecdot, eig ---
+for _name in ("linalg_matrix_power", "matrix_power"):
+    S[_name] = [
+        lambda T: ((T.f(3, 3), 0), {}),
+        lambda T: ((T.f(2, 3, 3), 5), {}),
+        lambda T: ((_square(T), -2), {}),
+        lambda T: ((T.f(3, 3), 3), {}),
+    ]
+S["linalg_diagonal"] = [lambda T: ((T.f(2, 3, 4),), {}), lambda T: ((T.f(3, 4),), {"offset": 1})]
+S["linalg_vecdot"] = [
+    lambda T: ((T.f(2, 3), T.f(3)), {}),
+    lambda T: ((T.f(2, 3), T.f(2, 3)), {"dim": 0}),
+]
+# eigenvectors' signs are the LAPACK build's (see _separated): a matrix on which they agree
+S["linalg_eig"] = [lambda T: ((_separated(T, 3, 3),), {})]
+S["_linalg_eigvals"] = [lambda T: ((T.c(3, 3),), {})]
+S["linalg_solve_triangular"] = [
+    lambda T: ((_square(T), T.f(3, 2)), {"upper": True}),
+    lambda T: ((_square(T, 2), T.f(2, 3)), {"upper": False, "left": False}),
+    lambda T: ((_square(T), T.f(3, 2)), {"upper": False, "unitriangular": True}),
+]
+S["linalg_eigvals"] = [lambda T: ((_separated(T, 3, 3),), {})]

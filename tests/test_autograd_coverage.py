@@ -109,7 +109,8 @@ def _values(value):
         return None
     if value._is_zerotensor():  # sgn_backward's ZeroTensor, in both libraries
         return np.zeros(tuple(value.shape))
-    return np.array(value.detach().tolist(), dtype=np.float64)
+    complex_values = value.dtype.is_complex
+    return np.array(value.detach().tolist(), dtype=np.complex128 if complex_values else np.float64)
 
 
 def _error(error: Exception):

@@ -129,7 +129,8 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
         seed,
         set_rng_state,
     )
-    from ember import _C, dispatch, library, linalg, multiprocessing, nn, return_types, special
+    from ember import _C, dispatch, fft, library, linalg, multiprocessing, nn, return_types, special
+    from ember import signal
     from ember._C import DispatchKey
     from ember import overrides
     from ember import functional as _functional

@@ -18,9 +18,7 @@ from collections.abc import Sequence
 from ember._size import Size
 from ember._tensor import Tensor
 from ember.aten._generated import python_functions
-from ember.aten.meta.reduction import check_floating_or_complex, check_linalg_norm_dtype
-from ember.aten.native.common import wrap_dim
-from ember.linalg import vector_norm
+from ember.linalg import matrix_norm, vector_norm
 
 __all__ = ["broadcast_shapes", "norm", "split", "tensor_norm"]
 
@@ -49,29 +47,10 @@ def _vector_norm(input, ord, dim, keepdim, dtype, out):  # noqa: A002
 
 
 def _matrix_norm(A, ord, dim, keepdim, dtype, out):  # noqa: A002, N803
-    """linalg_matrix_norm (str ord): its checks, then "fro" as the vector 2-norm of the two
-    dims. The nuclear norm needs singular values, which ember does not compute."""
-    if ord not in ("fro", "nuc"):
-        raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
-    if A.dim() < 2:
-        raise RuntimeError(
-            "linalg.matrix_norm: The input tensor A must have at least 2 dimensions."
-        )
-    check_floating_or_complex(A, "linalg.matrix_norm")
-    dims = list(dim)
-    if len(dims) != 2:
-        raise RuntimeError(
-            f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, dims))}"
-        )
-    first, second = (wrap_dim(d, A.dim()) for d in dims)
-    if first == second:
-        raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({first}, {second})")
-    check_linalg_norm_dtype(dtype, A.dtype, "linalg.matrix_norm")
-    if ord == "nuc":
-        raise NotImplementedError(
-            "ember has no linalg_svdvals, which the nuclear norm (p='nuc') is computed from"
-        )
-    return _vector_norm(A, 2, dims, keepdim, dtype, out)
+    """torch.linalg.matrix_norm with the string ord ("fro", "nuc")."""
+    if out is None:
+        return matrix_norm(A, ord, dim, keepdim, dtype=dtype)
+    return matrix_norm(A, ord, dim, keepdim, dtype=dtype, out=out)
 
 
 def split(tensor, split_size_or_sections, dim=0):

@@ -22,6 +22,28 @@ __all__ = [
     "topk_out",
     "linalg_lstsq",
     "linalg_lstsq_out",
+    "linalg_slogdet",
+    "linalg_slogdet_out",
+    "slogdet",
+    "slogdet_out",
+    "linalg_inv_ex",
+    "linalg_inv_ex_out",
+    "linalg_solve_ex",
+    "linalg_solve_ex_out",
+    "linalg_cholesky_ex",
+    "linalg_cholesky_ex_out",
+    "linalg_qr",
+    "linalg_qr_out",
+    "linalg_svd",
+    "linalg_svd_out",
+    "svd",
+    "svd_out",
+    "linalg_eigh",
+    "linalg_eigh_out",
+    "qr",
+    "linalg_eig",
+    "linalg_eig_out",
+    "qr_out",
     "structseq",
     "aminmax",
     "aminmax_out",
@@ -108,3 +130,27 @@ mode = structseq("mode", _VALUES_INDICES)
 mode_out = structseq("mode_out", _VALUES_INDICES)
 nanmedian = structseq("nanmedian", _VALUES_INDICES)
 nanmedian_out = structseq("nanmedian_out", _VALUES_INDICES)
+# the linalg decompositions
+_SLOGDET = ("sign", "logabsdet")
+linalg_slogdet = structseq("linalg_slogdet", _SLOGDET)
+linalg_slogdet_out = structseq("linalg_slogdet_out", _SLOGDET)
+slogdet = structseq("slogdet", _SLOGDET)
+slogdet_out = structseq("slogdet_out", _SLOGDET)
+linalg_inv_ex = structseq("linalg_inv_ex", ("inverse", "info"))
+linalg_inv_ex_out = structseq("linalg_inv_ex_out", ("inverse", "info"))
+linalg_solve_ex = structseq("linalg_solve_ex", ("result", "info"))
+linalg_solve_ex_out = structseq("linalg_solve_ex_out", ("result", "info"))
+linalg_cholesky_ex = structseq("linalg_cholesky_ex", ("L", "info"))
+linalg_cholesky_ex_out = structseq("linalg_cholesky_ex_out", ("L", "info"))
+linalg_qr = structseq("linalg_qr", ("Q", "R"))
+linalg_qr_out = structseq("linalg_qr_out", ("Q", "R"))
+linalg_svd = structseq("linalg_svd", ("U", "S", "Vh"))
+linalg_svd_out = structseq("linalg_svd_out", ("U", "S", "Vh"))
+svd = structseq("svd", ("U", "S", "V"))
+svd_out = structseq("svd_out", ("U", "S", "V"))
+linalg_eigh = structseq("linalg_eigh", ("eigenvalues", "eigenvectors"))
+linalg_eigh_out = structseq("linalg_eigh_out", ("eigenvalues", "eigenvectors"))
+qr = structseq("qr", ("Q", "R"))
+qr_out = structseq("qr_out", ("Q", "R"))
+linalg_eig = structseq("linalg_eig", ("eigenvalues", "eigenvectors"))
+linalg_eig_out = structseq("linalg_eig_out", ("eigenvalues", "eigenvectors"))

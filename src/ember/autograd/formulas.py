@@ -71,6 +71,20 @@ from ember.autograd.formulas_linalg import (  # noqa: F401 (derivatives.yaml)
     linalg_lstsq_backward_b,
     linalg_lstsq_backward_self,
 )
+from ember.autograd.formulas_linalg_decomp import (  # noqa: F401 (derivatives.yaml)
+    cholesky_backward,
+    linalg_det_backward,
+    linalg_eig_backward,
+    linalg_eigh_backward,
+    linalg_inv_backward,
+    linalg_qr_backward,
+    linalg_solve_backward_A,
+    linalg_solve_backward_B,
+    linalg_solve_triangular_backward_A,
+    linalg_solve_triangular_backward_B,
+    slogdet_backward,
+    svd_backward,
+)
 from ember.autograd.formulas_loss import (  # noqa: F401 (derivatives.yaml)
     binary_cross_entropy_backward,
     binary_cross_entropy_double_backward,
@@ -143,6 +157,11 @@ from ember.autograd.formulas_shape import (  # noqa: F401 (helpers of derivative
     unfold_backward,
     unsqueeze_to,
     zeros_with_options,
+)
+from ember.autograd.formulas_spectral import (  # noqa: F401 (derivatives.yaml)
+    fft_c2c_backward,
+    fft_c2r_backward,
+    fft_r2c_backward,
 )
 from ember.autograd.formulas_ternary import (  # noqa: F401 (helpers of derivatives.yaml)
     addcdiv_tensor1_backward,

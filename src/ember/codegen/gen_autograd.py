@@ -61,7 +61,7 @@ def _plan_saves(op: AutogradOp):
                 before.append((name, f"SavedVariable({name})"))
             continue
         if name == "result" or name in outputs:
-            if len(outputs) == 1 or name == "result":
+            if len(outputs) == 1 or name not in outputs:  # `result`: the only output
                 source = "self" if f.is_inplace else "result"
             else:
                 source = f"result[{outputs.index(name)}]"

@@ -166,6 +166,11 @@ PYTHON_META_INPLACE = {
 }
 
 
+# wLINALG: the decompositions' and fft's out= overloads with a Python meta kernel in torch.
+PYTHON_META_OUT = PYTHON_META_OUT | frozenset({'_fft_c2c.out', '_fft_c2r.out', '_fft_r2c.out', '_linalg_eigh.eigenvalues', '_linalg_slogdet.sign', 'linalg_eig.out', 'linalg_eigvals.out', 'linalg_qr.out'})  # fmt: skip
+PYTHON_META_OUT_EXACT_DTYPE = PYTHON_META_OUT_EXACT_DTYPE | frozenset({})  # fmt: skip
+
+
 # wSHAPEIDX / wCONV: their out= overloads with a Python meta kernel in torch (out_wrapper).
 PYTHON_META_OUT = PYTHON_META_OUT | frozenset(
     {"_upsample_nearest_exact1d.out", "_upsample_nearest_exact2d.out",

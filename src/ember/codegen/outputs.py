@@ -53,6 +53,12 @@ def generated_files() -> dict[Path, str]:
             method=False,
             module="ember.special",
         ),
+        "python_fft_functions.py": gen_python.write_functions(
+            module_python_signatures(functions, "fft"),
+            "ember._C._fft.<fn>: the Python functions of the fft operators.",
+            method=False,
+            module="ember.fft",
+        ),
         "tensor_methods.py": gen_python.write_functions(
             group_python_signatures(functions, method=True),
             "Tensor.<method>: the methods of the aten operators.",

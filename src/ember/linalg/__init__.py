@@ -2,10 +2,39 @@
 
 Layer: torch face. Mirrors torch/linalg/__init__.py, whose functions are the
 bindings of the `python_module: linalg` operators (torch._C._linalg):
-`vector_norm` is aten::linalg_vector_norm, `lstsq` aten::linalg_lstsq.
+`vector_norm` is aten::linalg_vector_norm, `det` aten::linalg_det.
 """
 
-from ember.aten._generated.python_linalg_functions import linalg_lstsq as lstsq
-from ember.aten._generated.python_linalg_functions import linalg_vector_norm as vector_norm
+from ember.aten._generated import python_linalg_functions as _f
+from ember.aten.native.linalg_decomp import _LinAlgError as LinAlgError
 
-__all__ = ["lstsq", "vector_norm"]
+cholesky = _f.linalg_cholesky
+cholesky_ex = _f.linalg_cholesky_ex
+det = _f.linalg_det
+diagonal = _f.linalg_diagonal
+eig = _f.linalg_eig
+eigvals = _f.linalg_eigvals
+eigh = _f.linalg_eigh
+eigvalsh = _f.linalg_eigvalsh
+inv = _f.linalg_inv
+inv_ex = _f.linalg_inv_ex
+lstsq = _f.linalg_lstsq
+matrix_norm = _f.linalg_matrix_norm
+matrix_power = _f.linalg_matrix_power
+norm = _f.linalg_norm
+qr = _f.linalg_qr
+slogdet = _f.linalg_slogdet
+solve = _f.linalg_solve
+solve_ex = _f.linalg_solve_ex
+solve_triangular = _f.linalg_solve_triangular
+svd = _f.linalg_svd
+svdvals = _f.linalg_svdvals
+vecdot = _f.linalg_vecdot
+vector_norm = _f.linalg_vector_norm
+
+__all__ = [
+    "LinAlgError", "cholesky", "cholesky_ex", "det", "eigh", "eigvalsh", "inv", "inv_ex",
+    "lstsq", "matrix_norm", "norm", "qr", "slogdet", "solve", "solve_ex", "svd", "svdvals",
+    "vector_norm", "diagonal", "eig", "eigvals", "matrix_power", "vecdot",
+    "solve_triangular",
+]  # fmt: skip

@@ -23,7 +23,24 @@ _op__convolution_mode = handle("_convolution_mode")
 _op__cummax_helper = handle("_cummax_helper")
 _op__cummin_helper = handle("_cummin_helper")
 _op__efficientzerotensor = handle("_efficientzerotensor")
+_op__fft_c2c = handle("_fft_c2c")
+_op__fft_c2c_out = handle("_fft_c2c.out")
+_op__fft_c2r = handle("_fft_c2r")
+_op__fft_c2r_out = handle("_fft_c2r.out")
+_op__fft_r2c = handle("_fft_r2c")
+_op__fft_r2c_out = handle("_fft_r2c.out")
 _op__foobar = handle("_foobar")
+_op__linalg_check_errors = handle("_linalg_check_errors")
+_op__linalg_det = handle("_linalg_det")
+_op__linalg_det_result = handle("_linalg_det.result")
+_op__linalg_eigh = handle("_linalg_eigh")
+_op__linalg_eigh_eigenvalues = handle("_linalg_eigh.eigenvalues")
+_op__linalg_slogdet = handle("_linalg_slogdet")
+_op__linalg_slogdet_sign = handle("_linalg_slogdet.sign")
+_op__linalg_solve_ex = handle("_linalg_solve_ex")
+_op__linalg_solve_ex_result = handle("_linalg_solve_ex.result")
+_op__linalg_svd = handle("_linalg_svd")
+_op__linalg_svd_U = handle("_linalg_svd.U")
 _op__log_softmax_backward_data = handle("_log_softmax_backward_data")
 _op__log_softmax_backward_data_out = handle("_log_softmax_backward_data.out")
 _op__logcumsumexp = handle("_logcumsumexp")
@@ -268,6 +285,7 @@ _op_cumsum_out = handle("cumsum.out")
 _op_deg2rad = handle("deg2rad")
 _op_deg2rad_out = handle("deg2rad.out")
 _op_deg2rad_ = handle("deg2rad_")
+_op_det = handle("det")
 _op_detach = handle("detach")
 _op_diag = handle("diag")
 _op_diag_embed = handle("diag_embed")
@@ -420,6 +438,8 @@ _op_index_select_out = handle("index_select.out")
 _op_inner = handle("inner")
 _op_inner_out = handle("inner.out")
 _op_instance_norm = handle("instance_norm")
+_op_inverse = handle("inverse")
+_op_inverse_out = handle("inverse.out")
 _op_is_conj = handle("is_conj")
 _op_is_neg = handle("is_neg")
 _op_isclose = handle("isclose")
@@ -480,6 +500,7 @@ _op_logaddexp2 = handle("logaddexp2")
 _op_logaddexp2_out = handle("logaddexp2.out")
 _op_logcumsumexp = handle("logcumsumexp")
 _op_logcumsumexp_out = handle("logcumsumexp.out")
+_op_logdet = handle("logdet")
 _op_logical_and = handle("logical_and")
 _op_logical_and_out = handle("logical_and.out")
 _op_logical_not = handle("logical_not")
@@ -504,6 +525,8 @@ _op_masked_select = handle("masked_select")
 _op_masked_select_out = handle("masked_select.out")
 _op_matmul = handle("matmul")
 _op_matmul_out = handle("matmul.out")
+_op_matrix_power = handle("matrix_power")
+_op_matrix_power_out = handle("matrix_power.out")
 _op_max = handle("max")
 _op_max_dim = handle("max.dim")
 _op_max_dim_max = handle("max.dim_max")
@@ -610,6 +633,8 @@ _op_prod = handle("prod")
 _op_prod_dim_int = handle("prod.dim_int")
 _op_prod_int_out = handle("prod.int_out")
 _op_put = handle("put")
+_op_qr = handle("qr")
+_op_qr_Q = handle("qr.Q")
 _op_rad2deg = handle("rad2deg")
 _op_rad2deg_out = handle("rad2deg.out")
 _op_rad2deg_ = handle("rad2deg_")
@@ -712,6 +737,8 @@ _op_sinh_out = handle("sinh.out")
 _op_sinh_ = handle("sinh_")
 _op_slice_Tensor = handle("slice.Tensor")
 _op_slice_scatter = handle("slice_scatter")
+_op_slogdet = handle("slogdet")
+_op_slogdet_out = handle("slogdet.out")
 _op_softmax_int = handle("softmax.int")
 _op_sort = handle("sort")
 _op_sort_stable = handle("sort.stable")
@@ -747,6 +774,8 @@ _op_subtract_out = handle("subtract.out")
 _op_sum = handle("sum")
 _op_sum_IntList_out = handle("sum.IntList_out")
 _op_sum_dim_IntList = handle("sum.dim_IntList")
+_op_svd = handle("svd")
+_op_svd_U = handle("svd.U")
 _op_swapaxes = handle("swapaxes")
 _op_swapdims = handle("swapdims")
 _op_t = handle("t")
@@ -992,6 +1021,78 @@ def _efficientzerotensor(*args, **kwargs):
 
 
 
+_parser_f__fft_c2c = PythonArgParser(
+    [
+        '_fft_c2c(Tensor input, SymInt[] dim, int normalization, bool forward, *, Tensor? out=None)',
+    ],
+)
+
+
+def _fft_c2c(*args, **kwargs):
+    """_fft_c2c(Tensor input, SymInt[] dim, int normalization, bool forward, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__fft_c2c.parse(args, kwargs)[1]
+        if v[4] is None:
+            return _op__fft_c2c.call(v[0], v[1], v[2], v[3])
+        return _op__fft_c2c_out.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_fft_c2c, _parser_f__fft_c2c, args, kwargs, MODULE)
+
+
+
+_parser_f__fft_c2r = PythonArgParser(
+    [
+        '_fft_c2r(Tensor input, int[] dim, int normalization, SymInt last_dim_size, *, Tensor? out=None)',
+    ],
+)
+
+
+def _fft_c2r(*args, **kwargs):
+    """_fft_c2r(Tensor input, int[] dim, int normalization, SymInt last_dim_size, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__fft_c2r.parse(args, kwargs)[1]
+        if v[4] is None:
+            return _op__fft_c2r.call(v[0], v[1], v[2], v[3])
+        return _op__fft_c2r_out.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_fft_c2r, _parser_f__fft_c2r, args, kwargs, MODULE)
+
+
+
+_parser_f__fft_r2c = PythonArgParser(
+    [
+        '_fft_r2c(Tensor input, int[] dim, int normalization, bool onesided, *, Tensor? out=None)',
+    ],
+)
+
+
+def _fft_r2c(*args, **kwargs):
+    """_fft_r2c(Tensor input, int[] dim, int normalization, bool onesided, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__fft_r2c.parse(args, kwargs)[1]
+        if v[4] is None:
+            return _op__fft_r2c.call(v[0], v[1], v[2], v[3])
+        return _op__fft_r2c_out.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_fft_r2c, _parser_f__fft_r2c, args, kwargs, MODULE)
+
+
+
 _parser_f__foobar = PythonArgParser(
     [
         '_foobar(Tensor input, bool arg1=True, bool arg2=True, *, bool arg3=True)',
@@ -1015,6 +1116,148 @@ def _foobar(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(_foobar, _parser_f__foobar, args, kwargs, MODULE)
+
+
+
+_parser_f__linalg_check_errors = PythonArgParser(
+    [
+        '_linalg_check_errors(Tensor info, str api_name, *, bool is_matrix)',
+    ],
+)
+
+
+def _linalg_check_errors(*args, **kwargs):
+    """_linalg_check_errors(Tensor info, str api_name, *, bool is_matrix)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__linalg_check_errors.parse(args, kwargs)[1]
+        return _op__linalg_check_errors.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_linalg_check_errors, _parser_f__linalg_check_errors, args, kwargs, MODULE)
+
+
+
+_parser_f__linalg_det = PythonArgParser(
+    [
+        '_linalg_det(Tensor A, *, Tensor[3]? out=None)',
+    ],
+)
+
+
+def _linalg_det(*args, **kwargs):
+    """_linalg_det(Tensor A, *, Tensor[3]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__linalg_det.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op__linalg_det.call(v[0])
+        return _op__linalg_det_result.call(v[0], *v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_linalg_det, _parser_f__linalg_det, args, kwargs, MODULE)
+
+
+
+_parser_f__linalg_eigh = PythonArgParser(
+    [
+        '_linalg_eigh(Tensor A, str UPLO="L", bool compute_v=True, *, Tensor[2]? out=None)',
+    ],
+)
+
+
+def _linalg_eigh(*args, **kwargs):
+    """_linalg_eigh(Tensor A, str UPLO="L", bool compute_v=True, *, Tensor[2]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__linalg_eigh.parse(args, kwargs)[1]
+        if v[3] is None:
+            return _op__linalg_eigh.call(v[0], v[1], v[2])
+        return _op__linalg_eigh_eigenvalues.call(v[0], v[1], v[2], *v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_linalg_eigh, _parser_f__linalg_eigh, args, kwargs, MODULE)
+
+
+
+_parser_f__linalg_slogdet = PythonArgParser(
+    [
+        '_linalg_slogdet(Tensor A, *, Tensor[4]? out=None)',
+    ],
+)
+
+
+def _linalg_slogdet(*args, **kwargs):
+    """_linalg_slogdet(Tensor A, *, Tensor[4]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__linalg_slogdet.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op__linalg_slogdet.call(v[0])
+        return _op__linalg_slogdet_sign.call(v[0], *v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_linalg_slogdet, _parser_f__linalg_slogdet, args, kwargs, MODULE)
+
+
+
+_parser_f__linalg_solve_ex = PythonArgParser(
+    [
+        '_linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False, Tensor[4]? out=None)',
+    ],
+)
+
+
+def _linalg_solve_ex(*args, **kwargs):
+    """_linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False, Tensor[4]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__linalg_solve_ex.parse(args, kwargs)[1]
+        if v[4] is None:
+            return _op__linalg_solve_ex.call(v[0], v[1], v[2], v[3])
+        return _op__linalg_solve_ex_result.call(v[0], v[1], v[2], v[3], *v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_linalg_solve_ex, _parser_f__linalg_solve_ex, args, kwargs, MODULE)
+
+
+
+_parser_f__linalg_svd = PythonArgParser(
+    [
+        '_linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None, Tensor[3]? out=None)',
+    ],
+)
+
+
+def _linalg_svd(*args, **kwargs):
+    """_linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None, Tensor[3]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__linalg_svd.parse(args, kwargs)[1]
+        if v[4] is None:
+            return _op__linalg_svd.call(v[0], v[1], v[2], v[3])
+        return _op__linalg_svd_U.call(v[0], v[1], v[2], v[3], *v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_linalg_svd, _parser_f__linalg_svd, args, kwargs, MODULE)
 
 
 
@@ -4410,6 +4653,32 @@ def deg2rad_(*args, **kwargs):
 
 
 
+_parser_f_det = PythonArgParser(
+    [
+        'det(Tensor input)',
+    ],
+)
+_tail_parser_f_det = [p.default for p in _parser_f_det.signatures[0].params[1:]]
+
+
+def det(*args, **kwargs):
+    """det(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_det]
+        else:
+            index, v = _parser_f_det.parse(args, kwargs)
+        return _op_det.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(det, _parser_f_det, args, kwargs, MODULE)
+
+
+
 _parser_f_detach = PythonArgParser(
     [
         'detach(Tensor input)',
@@ -6582,6 +6851,30 @@ def instance_norm(*args, **kwargs):
 
 
 
+_parser_f_inverse = PythonArgParser(
+    [
+        'inverse(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def inverse(*args, **kwargs):
+    """inverse(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_inverse.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_inverse.call(v[0])
+        return _op_inverse_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(inverse, _parser_f_inverse, args, kwargs, MODULE)
+
+
+
 _parser_f_is_conj = PythonArgParser(
     [
         'is_conj(Tensor input)',
@@ -7446,6 +7739,32 @@ def logcumsumexp(*args, **kwargs):
 
 
 
+_parser_f_logdet = PythonArgParser(
+    [
+        'logdet(Tensor input)',
+    ],
+)
+_tail_parser_f_logdet = [p.default for p in _parser_f_logdet.signatures[0].params[1:]]
+
+
+def logdet(*args, **kwargs):
+    """logdet(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_logdet]
+        else:
+            index, v = _parser_f_logdet.parse(args, kwargs)
+        return _op_logdet.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(logdet, _parser_f_logdet, args, kwargs, MODULE)
+
+
+
 _parser_f_logical_and = PythonArgParser(
     [
         'logical_and(Tensor input, Tensor other, *, Tensor? out=None)',
@@ -7763,6 +8082,30 @@ def matmul(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(matmul, _parser_f_matmul, args, kwargs, MODULE)
+
+
+
+_parser_f_matrix_power = PythonArgParser(
+    [
+        'matrix_power(Tensor input, int n, *, Tensor? out=None)',
+    ],
+)
+
+
+def matrix_power(*args, **kwargs):
+    """matrix_power(Tensor input, int n, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_matrix_power.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_matrix_power.call(v[0], v[1])
+        return _op_matrix_power_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(matrix_power, _parser_f_matrix_power, args, kwargs, MODULE)
 
 
 
@@ -9126,6 +9469,30 @@ def put(*args, **kwargs):
 
 
 
+_parser_f_qr = PythonArgParser(
+    [
+        'qr(Tensor input, bool some=True, *, Tensor[2]? out=None)',
+    ],
+)
+
+
+def qr(*args, **kwargs):
+    """qr(Tensor input, bool some=True, *, Tensor[2]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_qr.parse(args, kwargs)[1]
+        if v[2] is None:
+            return return_types.qr(_op_qr.call(v[0], v[1]))
+        return return_types.qr_out(_op_qr_Q.call(v[0], v[1], *v[2]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(qr, _parser_f_qr, args, kwargs, MODULE)
+
+
+
 _parser_f_rad2deg = PythonArgParser(
     [
         'rad2deg(Tensor input, *, Tensor? out=None)',
@@ -10402,6 +10769,30 @@ def slice_scatter(*args, **kwargs):
 
 
 
+_parser_f_slogdet = PythonArgParser(
+    [
+        'slogdet(Tensor input, *, Tensor[2]? out=None)',
+    ],
+)
+
+
+def slogdet(*args, **kwargs):
+    """slogdet(Tensor input, *, Tensor[2]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_slogdet.parse(args, kwargs)[1]
+        if v[1] is None:
+            return return_types.slogdet(_op_slogdet.call(v[0]))
+        return return_types.slogdet_out(_op_slogdet_out.call(v[0], *v[1]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(slogdet, _parser_f_slogdet, args, kwargs, MODULE)
+
+
+
 _parser_f_softmax = PythonArgParser(
     [
         'softmax(Tensor input, int dim, ScalarType? dtype=None)',
@@ -10800,6 +11191,30 @@ def sum(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(sum, _parser_f_sum, args, kwargs, MODULE)
+
+
+
+_parser_f_svd = PythonArgParser(
+    [
+        'svd(Tensor input, bool some=True, bool compute_uv=True, *, Tensor[3]? out=None)',
+    ],
+)
+
+
+def svd(*args, **kwargs):
+    """svd(Tensor input, bool some=True, bool compute_uv=True, *, Tensor[3]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_svd.parse(args, kwargs)[1]
+        if v[3] is None:
+            return return_types.svd(_op_svd.call(v[0], v[1], v[2]))
+        return return_types.svd_out(_op_svd_U.call(v[0], v[1], v[2], *v[3]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(svd, _parser_f_svd, args, kwargs, MODULE)
 
 
 
@@ -11944,4 +12359,4 @@ def zeros_like(*args, **kwargs):
     return handle_function(zeros_like, _parser_f_zeros_like, args, kwargs, MODULE)
 
 
-__all__ = ['_adaptive_avg_pool2d', '_conj', '_conj_physical', '_convolution_mode', '_cummax_helper', '_cummin_helper', '_efficientzerotensor', '_foobar', '_log_softmax_backward_data', '_logcumsumexp', '_neg_view', '_prelu_kernel', '_prelu_kernel_backward', '_safe_softmax', '_scaled_dot_product_attention_math', '_scaled_dot_product_flash_attention_for_cpu', '_scaled_dot_product_flash_attention_for_cpu_backward', '_softmax_backward_data', '_trilinear', '_unique', '_unique2', 'abs', 'abs_', 'absolute', 'acos', 'acos_', 'acosh', 'acosh_', 'adaptive_avg_pool1d', 'adaptive_max_pool1d', 'add', 'addbmm', 'addcdiv', 'addcmul', 'addmm', 'addmv', 'addmv_', 'addr', 'alias', 'all', 'allclose', 'alpha_dropout', 'alpha_dropout_', 'amax', 'amin', 'aminmax', 'angle', 'any', 'arange', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan_', 'atanh', 'atanh_', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'avg_pool1d', 'baddbmm', 'batch_norm', 'bernoulli', 'bilinear', 'binary_cross_entropy_with_logits', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'block_diag', 'bmm', 'broadcast_tensors', 'broadcast_to', 'bucketize', 'cartesian_prod', 'cat', 'ceil', 'ceil_', 'celu', 'celu_', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clone', 'column_stack', 'combinations', 'conj', 'conj_physical', 'conj_physical_', 'constant_pad_nd', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'convolution', 'convolution_backward', 'copysign', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cummax', 'cummin', 'cumprod', 'cumsum', 'deg2rad', 'deg2rad_', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_copy', 'diagonal_scatter', 'diff', 'digamma', 'dist', 'div', 'divide', 'dot', 'dropout', 'dropout_', 'dsplit', 'dstack', 'einsum', 'embedding', 'embedding_backward', 'embedding_dense_backward', 'embedding_renorm_', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'exp', 'exp2', 'exp2_', 'exp_', 'expm1', 'expm1_', 'eye', 'feature_alpha_dropout', 'feature_alpha_dropout_', 'feature_dropout', 'feature_dropout_', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'fliplr', 'flipud', 'float_power', 'floor', 'floor_', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'frac_', 'frexp', 'full', 'full_like', 'gather', 'gcd', 'gcd_', 'ge', 'group_norm', 'gt', 'hardshrink', 'hardshrink_backward', 'heaviside', 'histc', 'hsplit', 'hstack', 'hypot', 'i0', 'i0_', 'igamma', 'igammac', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_put_', 'index_select', 'inner', 'instance_norm', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isin', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'kl_div', 'kron', 'kthvalue', 'layer_norm', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'lerp', 'lgamma', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logcumsumexp', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logit_', 'logsumexp', 'lt', 'masked_fill', 'masked_scatter', 'masked_scatter_backward', 'masked_select', 'matmul', 'max', 'max_pool1d', 'max_pool1d_with_indices', 'max_pool2d', 'max_pool3d', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nan_to_num_', 'nanmean', 'nanmedian', 'nansum', 'narrow', 'native_batch_norm', 'native_batch_norm_backward', 'native_group_norm', 'native_group_norm_backward', 'native_layer_norm', 'native_layer_norm_backward', 'ne', 'neg', 'neg_', 'negative', 'negative_', 'nextafter', 'nonzero', 'nonzero_numpy', 'ones', 'ones_like', 'outer', 'pairwise_distance', 'permute', 'pixel_shuffle', 'pixel_unshuffle', 'poisson_nll_loss', 'polygamma', 'positive', 'pow', 'prelu', 'prod', 'put', 'rad2deg', 'rad2deg_', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'ravel', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'repeat_interleave', 'reshape', 'resolve_conj', 'resolve_neg', 'rms_norm', 'roll', 'rot90', 'round', 'round_', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'scatter_add', 'scatter_reduce', 'searchsorted', 'select', 'select_scatter', 'selu', 'selu_', 'sgn', 'sigmoid', 'sigmoid_', 'sign', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'slice_scatter', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tensordot', 'threshold', 'threshold_', 'threshold_backward', 'tile', 'topk', 'trace', 'transpose', 'tril', 'tril_indices', 'triu', 'triu_indices', 'true_divide', 'trunc', 'trunc_', 'unbind', 'unflatten', 'unfold_backward', 'unique_consecutive', 'unique_dim', 'unique_dim_consecutive', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'var', 'var_mean', 'vdot', 'vsplit', 'vstack', 'where', 'xlogy', 'xlogy_', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_adaptive_avg_pool2d', '_conj', '_conj_physical', '_convolution_mode', '_cummax_helper', '_cummin_helper', '_efficientzerotensor', '_fft_c2c', '_fft_c2r', '_fft_r2c', '_foobar', '_linalg_check_errors', '_linalg_det', '_linalg_eigh', '_linalg_slogdet', '_linalg_solve_ex', '_linalg_svd', '_log_softmax_backward_data', '_logcumsumexp', '_neg_view', '_prelu_kernel', '_prelu_kernel_backward', '_safe_softmax', '_scaled_dot_product_attention_math', '_scaled_dot_product_flash_attention_for_cpu', '_scaled_dot_product_flash_attention_for_cpu_backward', '_softmax_backward_data', '_trilinear', '_unique', '_unique2', 'abs', 'abs_', 'absolute', 'acos', 'acos_', 'acosh', 'acosh_', 'adaptive_avg_pool1d', 'adaptive_max_pool1d', 'add', 'addbmm', 'addcdiv', 'addcmul', 'addmm', 'addmv', 'addmv_', 'addr', 'alias', 'all', 'allclose', 'alpha_dropout', 'alpha_dropout_', 'amax', 'amin', 'aminmax', 'angle', 'any', 'arange', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan_', 'atanh', 'atanh_', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'avg_pool1d', 'baddbmm', 'batch_norm', 'bernoulli', 'bilinear', 'binary_cross_entropy_with_logits', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'block_diag', 'bmm', 'broadcast_tensors', 'broadcast_to', 'bucketize', 'cartesian_prod', 'cat', 'ceil', 'ceil_', 'celu', 'celu_', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clone', 'column_stack', 'combinations', 'conj', 'conj_physical', 'conj_physical_', 'constant_pad_nd', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'convolution', 'convolution_backward', 'copysign', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cummax', 'cummin', 'cumprod', 'cumsum', 'deg2rad', 'deg2rad_', 'det', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_copy', 'diagonal_scatter', 'diff', 'digamma', 'dist', 'div', 'divide', 'dot', 'dropout', 'dropout_', 'dsplit', 'dstack', 'einsum', 'embedding', 'embedding_backward', 'embedding_dense_backward', 'embedding_renorm_', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'exp', 'exp2', 'exp2_', 'exp_', 'expm1', 'expm1_', 'eye', 'feature_alpha_dropout', 'feature_alpha_dropout_', 'feature_dropout', 'feature_dropout_', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'fliplr', 'flipud', 'float_power', 'floor', 'floor_', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'frac_', 'frexp', 'full', 'full_like', 'gather', 'gcd', 'gcd_', 'ge', 'group_norm', 'gt', 'hardshrink', 'hardshrink_backward', 'heaviside', 'histc', 'hsplit', 'hstack', 'hypot', 'i0', 'i0_', 'igamma', 'igammac', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_put_', 'index_select', 'inner', 'instance_norm', 'inverse', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isin', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'kl_div', 'kron', 'kthvalue', 'layer_norm', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'lerp', 'lgamma', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logcumsumexp', 'logdet', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logit_', 'logsumexp', 'lt', 'masked_fill', 'masked_scatter', 'masked_scatter_backward', 'masked_select', 'matmul', 'matrix_power', 'max', 'max_pool1d', 'max_pool1d_with_indices', 'max_pool2d', 'max_pool3d', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nan_to_num_', 'nanmean', 'nanmedian', 'nansum', 'narrow', 'native_batch_norm', 'native_batch_norm_backward', 'native_group_norm', 'native_group_norm_backward', 'native_layer_norm', 'native_layer_norm_backward', 'ne', 'neg', 'neg_', 'negative', 'negative_', 'nextafter', 'nonzero', 'nonzero_numpy', 'ones', 'ones_like', 'outer', 'pairwise_distance', 'permute', 'pixel_shuffle', 'pixel_unshuffle', 'poisson_nll_loss', 'polygamma', 'positive', 'pow', 'prelu', 'prod', 'put', 'qr', 'rad2deg', 'rad2deg_', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'ravel', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'repeat_interleave', 'reshape', 'resolve_conj', 'resolve_neg', 'rms_norm', 'roll', 'rot90', 'round', 'round_', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'scatter_add', 'scatter_reduce', 'searchsorted', 'select', 'select_scatter', 'selu', 'selu_', 'sgn', 'sigmoid', 'sigmoid_', 'sign', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'slice_scatter', 'slogdet', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'svd', 'swapaxes', 'swapdims', 't', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tensordot', 'threshold', 'threshold_', 'threshold_backward', 'tile', 'topk', 'trace', 'transpose', 'tril', 'tril_indices', 'triu', 'triu_indices', 'true_divide', 'trunc', 'trunc_', 'unbind', 'unflatten', 'unfold_backward', 'unique_consecutive', 'unique_dim', 'unique_dim_consecutive', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'var', 'var_mean', 'vdot', 'vsplit', 'vstack', 'where', 'xlogy', 'xlogy_', 'zero_', 'zeros', 'zeros_like']

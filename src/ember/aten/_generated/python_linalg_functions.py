@@ -16,10 +16,324 @@ from ember.aten.torch_function import handle_function, handle_method, handle_sel
 
 MODULE = 'ember.linalg'  # the functions' module in a __torch_function__ error
 
+_op__linalg_eigvals = handle("_linalg_eigvals")
+_op_linalg_cholesky = handle("linalg_cholesky")
+_op_linalg_cholesky_out = handle("linalg_cholesky.out")
+_op_linalg_cholesky_ex = handle("linalg_cholesky_ex")
+_op_linalg_cholesky_ex_L = handle("linalg_cholesky_ex.L")
+_op_linalg_det = handle("linalg_det")
+_op_linalg_det_out = handle("linalg_det.out")
+_op_linalg_diagonal = handle("linalg_diagonal")
+_op_linalg_eig = handle("linalg_eig")
+_op_linalg_eig_out = handle("linalg_eig.out")
+_op_linalg_eigh = handle("linalg_eigh")
+_op_linalg_eigh_eigvals = handle("linalg_eigh.eigvals")
+_op_linalg_eigvals = handle("linalg_eigvals")
+_op_linalg_eigvals_out = handle("linalg_eigvals.out")
+_op_linalg_eigvalsh = handle("linalg_eigvalsh")
+_op_linalg_eigvalsh_out = handle("linalg_eigvalsh.out")
+_op_linalg_inv = handle("linalg_inv")
+_op_linalg_inv_out = handle("linalg_inv.out")
+_op_linalg_inv_ex = handle("linalg_inv_ex")
+_op_linalg_inv_ex_inverse = handle("linalg_inv_ex.inverse")
 _op_linalg_lstsq = handle("linalg_lstsq")
 _op_linalg_lstsq_out = handle("linalg_lstsq.out")
+_op_linalg_matrix_norm = handle("linalg_matrix_norm")
+_op_linalg_matrix_norm_out = handle("linalg_matrix_norm.out")
+_op_linalg_matrix_norm_str_ord = handle("linalg_matrix_norm.str_ord")
+_op_linalg_matrix_norm_str_ord_out = handle("linalg_matrix_norm.str_ord_out")
+_op_linalg_matrix_power = handle("linalg_matrix_power")
+_op_linalg_matrix_power_out = handle("linalg_matrix_power.out")
+_op_linalg_norm = handle("linalg_norm")
+_op_linalg_norm_ord_str = handle("linalg_norm.ord_str")
+_op_linalg_norm_ord_str_out = handle("linalg_norm.ord_str_out")
+_op_linalg_norm_out = handle("linalg_norm.out")
+_op_linalg_qr = handle("linalg_qr")
+_op_linalg_qr_out = handle("linalg_qr.out")
+_op_linalg_slogdet = handle("linalg_slogdet")
+_op_linalg_slogdet_out = handle("linalg_slogdet.out")
+_op_linalg_solve = handle("linalg_solve")
+_op_linalg_solve_out = handle("linalg_solve.out")
+_op_linalg_solve_ex = handle("linalg_solve_ex")
+_op_linalg_solve_ex_out = handle("linalg_solve_ex.out")
+_op_linalg_solve_triangular = handle("linalg_solve_triangular")
+_op_linalg_solve_triangular_out = handle("linalg_solve_triangular.out")
+_op_linalg_svd = handle("linalg_svd")
+_op_linalg_svd_U = handle("linalg_svd.U")
+_op_linalg_svdvals = handle("linalg_svdvals")
+_op_linalg_svdvals_out = handle("linalg_svdvals.out")
+_op_linalg_vecdot = handle("linalg_vecdot")
+_op_linalg_vecdot_out = handle("linalg_vecdot.out")
 _op_linalg_vector_norm = handle("linalg_vector_norm")
 _op_linalg_vector_norm_out = handle("linalg_vector_norm.out")
+
+
+_parser_f__linalg_eigvals = PythonArgParser(
+    [
+        '_linalg_eigvals(Tensor input)',
+    ],
+)
+_tail_parser_f__linalg_eigvals = [p.default for p in _parser_f__linalg_eigvals.signatures[0].params[1:]]
+
+
+def _linalg_eigvals(*args, **kwargs):
+    """_linalg_eigvals(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f__linalg_eigvals]
+        else:
+            index, v = _parser_f__linalg_eigvals.parse(args, kwargs)
+        return _op__linalg_eigvals.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_linalg_eigvals, _parser_f__linalg_eigvals, args, kwargs, MODULE)
+
+
+
+_parser_f_linalg_cholesky = PythonArgParser(
+    [
+        'linalg_cholesky(Tensor input, *, bool upper=False, Tensor? out=None)',
+    ],
+)
+
+
+def linalg_cholesky(*args, **kwargs):
+    """linalg_cholesky(Tensor input, *, bool upper=False, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_linalg_cholesky.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_linalg_cholesky.call(v[0], v[1])
+        return _op_linalg_cholesky_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_cholesky, _parser_f_linalg_cholesky, args, kwargs, MODULE)
+
+
+
+_parser_f_linalg_cholesky_ex = PythonArgParser(
+    [
+        'linalg_cholesky_ex(Tensor input, *, bool upper=False, bool check_errors=False, Tensor[2]? out=None)',
+    ],
+)
+
+
+def linalg_cholesky_ex(*args, **kwargs):
+    """linalg_cholesky_ex(Tensor input, *, bool upper=False, bool check_errors=False, Tensor[2]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_linalg_cholesky_ex.parse(args, kwargs)[1]
+        if v[3] is None:
+            return return_types.linalg_cholesky_ex(_op_linalg_cholesky_ex.call(v[0], v[1], v[2]))
+        return return_types.linalg_cholesky_ex_out(_op_linalg_cholesky_ex_L.call(v[0], v[1], v[2], *v[3]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_cholesky_ex, _parser_f_linalg_cholesky_ex, args, kwargs, MODULE)
+
+
+
+_parser_f_linalg_det = PythonArgParser(
+    [
+        'linalg_det(Tensor A, *, Tensor? out=None)',
+    ],
+)
+
+
+def linalg_det(*args, **kwargs):
+    """linalg_det(Tensor A, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_linalg_det.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_linalg_det.call(v[0])
+        return _op_linalg_det_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_det, _parser_f_linalg_det, args, kwargs, MODULE)
+
+
+
+_parser_f_linalg_diagonal = PythonArgParser(
+    [
+        'linalg_diagonal(Tensor A, *, int offset=0, int dim1=-2, int dim2=-1)',
+    ],
+)
+_tail_parser_f_linalg_diagonal = [p.default for p in _parser_f_linalg_diagonal.signatures[0].params[1:]]
+
+
+def linalg_diagonal(*args, **kwargs):
+    """linalg_diagonal(Tensor A, *, int offset=0, int dim1=-2, int dim2=-1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_linalg_diagonal]
+        else:
+            index, v = _parser_f_linalg_diagonal.parse(args, kwargs)
+        return _op_linalg_diagonal.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_diagonal, _parser_f_linalg_diagonal, args, kwargs, MODULE)
+
+
+
+_parser_f_linalg_eig = PythonArgParser(
+    [
+        'linalg_eig(Tensor input, *, Tensor[2]? out=None)',
+    ],
+)
+
+
+def linalg_eig(*args, **kwargs):
+    """linalg_eig(Tensor input, *, Tensor[2]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_linalg_eig.parse(args, kwargs)[1]
+        if v[1] is None:
+            return return_types.linalg_eig(_op_linalg_eig.call(v[0]))
+        return return_types.linalg_eig_out(_op_linalg_eig_out.call(v[0], *v[1]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_eig, _parser_f_linalg_eig, args, kwargs, MODULE)
+
+
+
+_parser_f_linalg_eigh = PythonArgParser(
+    [
+        'linalg_eigh(Tensor input, str UPLO="L", *, Tensor[2]? out=None)',
+    ],
+)
+
+
+def linalg_eigh(*args, **kwargs):
+    """linalg_eigh(Tensor input, str UPLO="L", *, Tensor[2]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_linalg_eigh.parse(args, kwargs)[1]
+        if v[2] is None:
+            return return_types.linalg_eigh(_op_linalg_eigh.call(v[0], v[1]))
+        return return_types.linalg_eigh_out(_op_linalg_eigh_eigvals.call(v[0], v[1], *v[2]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_eigh, _parser_f_linalg_eigh, args, kwargs, MODULE)
+
+
+
+_parser_f_linalg_eigvals = PythonArgParser(
+    [
+        'linalg_eigvals(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def linalg_eigvals(*args, **kwargs):
+    """linalg_eigvals(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_linalg_eigvals.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_linalg_eigvals.call(v[0])
+        return _op_linalg_eigvals_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_eigvals, _parser_f_linalg_eigvals, args, kwargs, MODULE)
+
+
+
+_parser_f_linalg_eigvalsh = PythonArgParser(
+    [
+        'linalg_eigvalsh(Tensor input, str UPLO="L", *, Tensor? out=None)',
+    ],
+)
+
+
+def linalg_eigvalsh(*args, **kwargs):
+    """linalg_eigvalsh(Tensor input, str UPLO="L", *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_linalg_eigvalsh.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_linalg_eigvalsh.call(v[0], v[1])
+        return _op_linalg_eigvalsh_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_eigvalsh, _parser_f_linalg_eigvalsh, args, kwargs, MODULE)
+
+
+
+_parser_f_linalg_inv = PythonArgParser(
+    [
+        'linalg_inv(Tensor A, *, Tensor? out=None)',
+    ],
+)
+
+
+def linalg_inv(*args, **kwargs):
+    """linalg_inv(Tensor A, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_linalg_inv.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_linalg_inv.call(v[0])
+        return _op_linalg_inv_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_inv, _parser_f_linalg_inv, args, kwargs, MODULE)
+
+
+
+_parser_f_linalg_inv_ex = PythonArgParser(
+    [
+        'linalg_inv_ex(Tensor A, *, bool check_errors=False, Tensor[2]? out=None)',
+    ],
+)
+
+
+def linalg_inv_ex(*args, **kwargs):
+    """linalg_inv_ex(Tensor A, *, bool check_errors=False, Tensor[2]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_linalg_inv_ex.parse(args, kwargs)[1]
+        if v[2] is None:
+            return return_types.linalg_inv_ex(_op_linalg_inv_ex.call(v[0], v[1]))
+        return return_types.linalg_inv_ex_out(_op_linalg_inv_ex_inverse.call(v[0], v[1], *v[2]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_inv_ex, _parser_f_linalg_inv_ex, args, kwargs, MODULE)
+
 
 
 _parser_f_linalg_lstsq = PythonArgParser(
@@ -46,6 +360,282 @@ def linalg_lstsq(*args, **kwargs):
 
 
 
+_parser_f_linalg_matrix_norm = PythonArgParser(
+    [
+        'linalg_matrix_norm(Tensor input, Scalar ord, int[] dim=[-2, -1], bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)',
+        'linalg_matrix_norm(Tensor input, str ord="fro", int[] dim=[-2, -1], bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)',
+    ],
+)
+
+
+def linalg_matrix_norm(*args, **kwargs):
+    """linalg_matrix_norm(Tensor input, Scalar ord, int[] dim=[-2, -1], bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None) | linalg_matrix_norm(Tensor input, str ord="fro", int[] dim=[-2, -1], bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_linalg_matrix_norm.parse(args, kwargs)
+        if index == 0:
+            if v[5] is None:
+                return _op_linalg_matrix_norm.call(v[0], v[1], v[2], v[3], v[4])
+            return _op_linalg_matrix_norm_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
+        else:
+            if v[5] is None:
+                return _op_linalg_matrix_norm_str_ord.call(v[0], v[1], v[2], v[3], v[4])
+            return _op_linalg_matrix_norm_str_ord_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_matrix_norm, _parser_f_linalg_matrix_norm, args, kwargs, MODULE)
+
+
+
+_parser_f_linalg_matrix_power = PythonArgParser(
+    [
+        'linalg_matrix_power(Tensor input, int n, *, Tensor? out=None)',
+    ],
+)
+
+
+def linalg_matrix_power(*args, **kwargs):
+    """linalg_matrix_power(Tensor input, int n, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_linalg_matrix_power.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_linalg_matrix_power.call(v[0], v[1])
+        return _op_linalg_matrix_power_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_matrix_power, _parser_f_linalg_matrix_power, args, kwargs, MODULE)
+
+
+
+_parser_f_linalg_norm = PythonArgParser(
+    [
+        'linalg_norm(Tensor input, Scalar? ord=None, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)',
+        'linalg_norm(Tensor input, str ord, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)',
+    ],
+)
+
+
+def linalg_norm(*args, **kwargs):
+    """linalg_norm(Tensor input, Scalar? ord=None, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None) | linalg_norm(Tensor input, str ord, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_linalg_norm.parse(args, kwargs)
+        if index == 0:
+            if v[5] is None:
+                return _op_linalg_norm.call(v[0], v[1], v[2], v[3], v[4])
+            return _op_linalg_norm_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
+        else:
+            if v[5] is None:
+                return _op_linalg_norm_ord_str.call(v[0], v[1], v[2], v[3], v[4])
+            return _op_linalg_norm_ord_str_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_norm, _parser_f_linalg_norm, args, kwargs, MODULE)
+
+
+
+_parser_f_linalg_qr = PythonArgParser(
+    [
+        'linalg_qr(Tensor A, str mode="reduced", *, Tensor[2]? out=None)',
+    ],
+)
+
+
+def linalg_qr(*args, **kwargs):
+    """linalg_qr(Tensor A, str mode="reduced", *, Tensor[2]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_linalg_qr.parse(args, kwargs)[1]
+        if v[2] is None:
+            return return_types.linalg_qr(_op_linalg_qr.call(v[0], v[1]))
+        return return_types.linalg_qr_out(_op_linalg_qr_out.call(v[0], v[1], *v[2]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_qr, _parser_f_linalg_qr, args, kwargs, MODULE)
+
+
+
+_parser_f_linalg_slogdet = PythonArgParser(
+    [
+        'linalg_slogdet(Tensor A, *, Tensor[2]? out=None)',
+    ],
+)
+
+
+def linalg_slogdet(*args, **kwargs):
+    """linalg_slogdet(Tensor A, *, Tensor[2]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_linalg_slogdet.parse(args, kwargs)[1]
+        if v[1] is None:
+            return return_types.linalg_slogdet(_op_linalg_slogdet.call(v[0]))
+        return return_types.linalg_slogdet_out(_op_linalg_slogdet_out.call(v[0], *v[1]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_slogdet, _parser_f_linalg_slogdet, args, kwargs, MODULE)
+
+
+
+_parser_f_linalg_solve = PythonArgParser(
+    [
+        'linalg_solve(Tensor A, Tensor B, *, bool left=True, Tensor? out=None)',
+    ],
+)
+
+
+def linalg_solve(*args, **kwargs):
+    """linalg_solve(Tensor A, Tensor B, *, bool left=True, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_linalg_solve.parse(args, kwargs)[1]
+        if v[3] is None:
+            return _op_linalg_solve.call(v[0], v[1], v[2])
+        return _op_linalg_solve_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_solve, _parser_f_linalg_solve, args, kwargs, MODULE)
+
+
+
+_parser_f_linalg_solve_ex = PythonArgParser(
+    [
+        'linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False, Tensor[2]? out=None)',
+    ],
+)
+
+
+def linalg_solve_ex(*args, **kwargs):
+    """linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False, Tensor[2]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_linalg_solve_ex.parse(args, kwargs)[1]
+        if v[4] is None:
+            return return_types.linalg_solve_ex(_op_linalg_solve_ex.call(v[0], v[1], v[2], v[3]))
+        return return_types.linalg_solve_ex_out(_op_linalg_solve_ex_out.call(v[0], v[1], v[2], v[3], *v[4]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_solve_ex, _parser_f_linalg_solve_ex, args, kwargs, MODULE)
+
+
+
+_parser_f_linalg_solve_triangular = PythonArgParser(
+    [
+        'linalg_solve_triangular(Tensor input, Tensor B, *, bool upper, bool left=True, bool unitriangular=False, Tensor? out=None)',
+    ],
+)
+
+
+def linalg_solve_triangular(*args, **kwargs):
+    """linalg_solve_triangular(Tensor input, Tensor B, *, bool upper, bool left=True, bool unitriangular=False, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_linalg_solve_triangular.parse(args, kwargs)[1]
+        if v[5] is None:
+            return _op_linalg_solve_triangular.call(v[0], v[1], v[2], v[3], v[4])
+        return _op_linalg_solve_triangular_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_solve_triangular, _parser_f_linalg_solve_triangular, args, kwargs, MODULE)
+
+
+
+_parser_f_linalg_svd = PythonArgParser(
+    [
+        'linalg_svd(Tensor A, bool full_matrices=True, *, str? driver=None, Tensor[3]? out=None)',
+    ],
+)
+
+
+def linalg_svd(*args, **kwargs):
+    """linalg_svd(Tensor A, bool full_matrices=True, *, str? driver=None, Tensor[3]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_linalg_svd.parse(args, kwargs)[1]
+        if v[3] is None:
+            return return_types.linalg_svd(_op_linalg_svd.call(v[0], v[1], v[2]))
+        return return_types.linalg_svd_out(_op_linalg_svd_U.call(v[0], v[1], v[2], *v[3]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_svd, _parser_f_linalg_svd, args, kwargs, MODULE)
+
+
+
+_parser_f_linalg_svdvals = PythonArgParser(
+    [
+        'linalg_svdvals(Tensor A, *, str? driver=None, Tensor? out=None)',
+    ],
+)
+
+
+def linalg_svdvals(*args, **kwargs):
+    """linalg_svdvals(Tensor A, *, str? driver=None, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_linalg_svdvals.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_linalg_svdvals.call(v[0], v[1])
+        return _op_linalg_svdvals_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_svdvals, _parser_f_linalg_svdvals, args, kwargs, MODULE)
+
+
+
+_parser_f_linalg_vecdot = PythonArgParser(
+    [
+        'linalg_vecdot(Tensor x, Tensor y, *, int dim=-1, Tensor? out=None)',
+    ],
+)
+
+
+def linalg_vecdot(*args, **kwargs):
+    """linalg_vecdot(Tensor x, Tensor y, *, int dim=-1, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_linalg_vecdot.parse(args, kwargs)[1]
+        if v[3] is None:
+            return _op_linalg_vecdot.call(v[0], v[1], v[2])
+        return _op_linalg_vecdot_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_vecdot, _parser_f_linalg_vecdot, args, kwargs, MODULE)
+
+
+
 _parser_f_linalg_vector_norm = PythonArgParser(
     [
         'linalg_vector_norm(Tensor input, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)',
@@ -69,4 +659,4 @@ def linalg_vector_norm(*args, **kwargs):
     return handle_function(linalg_vector_norm, _parser_f_linalg_vector_norm, args, kwargs, MODULE)
 
 
-__all__ = ['linalg_lstsq', 'linalg_vector_norm']
+__all__ = ['_linalg_eigvals', 'linalg_cholesky', 'linalg_cholesky_ex', 'linalg_det', 'linalg_diagonal', 'linalg_eig', 'linalg_eigh', 'linalg_eigvals', 'linalg_eigvalsh', 'linalg_inv', 'linalg_inv_ex', 'linalg_lstsq', 'linalg_matrix_norm', 'linalg_matrix_power', 'linalg_norm', 'linalg_qr', 'linalg_slogdet', 'linalg_solve', 'linalg_solve_ex', 'linalg_solve_triangular', 'linalg_svd', 'linalg_svdvals', 'linalg_vecdot', 'linalg_vector_norm']

@@ -198,6 +198,22 @@ def triu_indices(keyset, row, col, offset, dtype, layout, device, pin_memory):
     return _triu_indices.redispatch(keyset, row, col, offset, dtype, layout, device, pin_memory)
 
 
+_fft_fftfreq = handle("fft_fftfreq")
+
+
+def fft_fftfreq(keyset, n, d, dtype, layout, device, pin_memory):
+    keyset = backend_select_bits(keyset, dtype, layout, device)
+    return _fft_fftfreq.redispatch(keyset, n, d, dtype, layout, device, pin_memory)
+
+
+_fft_rfftfreq = handle("fft_rfftfreq")
+
+
+def fft_rfftfreq(keyset, n, d, dtype, layout, device, pin_memory):
+    keyset = backend_select_bits(keyset, dtype, layout, device)
+    return _fft_rfftfreq.redispatch(keyset, n, d, dtype, layout, device, pin_memory)
+
+
 impl("arange", "BackendSelect", arange, keyset_arg="raw")
 impl("arange.start", "BackendSelect", arange_start, keyset_arg="raw")
 impl("arange.start_step", "BackendSelect", arange_start_step, keyset_arg="raw")
@@ -222,3 +238,5 @@ impl("_efficientzerotensor", "BackendSelect", _efficientzerotensor, keyset_arg="
 impl("zeros", "BackendSelect", zeros, keyset_arg="raw")
 impl("tril_indices", "BackendSelect", tril_indices, keyset_arg="raw")
 impl("triu_indices", "BackendSelect", triu_indices, keyset_arg="raw")
+impl("fft_fftfreq", "BackendSelect", fft_fftfreq, keyset_arg="raw")
+impl("fft_rfftfreq", "BackendSelect", fft_rfftfreq, keyset_arg="raw")

@@ -6327,6 +6327,186 @@ def smooth_l1_loss_out(self, target, reduction, beta, out):
     return out
 
 
+# _linalg_det.result: structured
+
+
+def _linalg_det(A):
+    meta = M._linalg_det(A)
+    result, LU, pivots = meta.allocate()
+    N._linalg_det_out(meta, A, result, LU, pivots)
+    return result, LU, pivots
+
+
+def _linalg_det_result(A, result, LU, pivots):
+    meta = M._linalg_det(A)
+    if result is A:
+        meta.check_read_write(result)
+    if LU is A:
+        meta.check_read_write(LU, 1)
+    if pivots is A:
+        meta.check_read_write(pivots, 2)
+    meta.resize_outputs(result, LU, pivots)
+    N._linalg_det_out(meta, A, result, LU, pivots)
+    return result, LU, pivots
+
+
+# _linalg_slogdet.sign: structured
+
+
+def _linalg_slogdet(A):
+    meta = M._linalg_slogdet(A)
+    sign, logabsdet, LU, pivots = meta.allocate()
+    N._linalg_slogdet_out(meta, A, sign, logabsdet, LU, pivots)
+    return sign, logabsdet, LU, pivots
+
+
+def _linalg_slogdet_sign(A, sign, logabsdet, LU, pivots):
+    meta = M._linalg_slogdet(A)
+    if sign is A:
+        meta.check_read_write(sign)
+    if logabsdet is A:
+        meta.check_read_write(logabsdet, 1)
+    if LU is A:
+        meta.check_read_write(LU, 2)
+    if pivots is A:
+        meta.check_read_write(pivots, 3)
+    meta.resize_outputs(sign, logabsdet, LU, pivots)
+    N._linalg_slogdet_out(meta, A, sign, logabsdet, LU, pivots)
+    return sign, logabsdet, LU, pivots
+
+
+# linalg_inv_ex.inverse: structured
+
+
+def linalg_inv_ex(A, check_errors):
+    meta = M.linalg_inv_ex(A, check_errors)
+    inverse, info = meta.allocate()
+    N.linalg_inv_ex_out(meta, A, check_errors, inverse, info)
+    return inverse, info
+
+
+def linalg_inv_ex_inverse(A, check_errors, inverse, info):
+    meta = M.linalg_inv_ex(A, check_errors)
+    if inverse is A:
+        meta.check_read_write(inverse)
+    if info is A:
+        meta.check_read_write(info, 1)
+    meta.resize_outputs(inverse, info)
+    N.linalg_inv_ex_out(meta, A, check_errors, inverse, info)
+    return inverse, info
+
+
+# _linalg_solve_ex.result: structured
+
+
+def _linalg_solve_ex(A, B, left, check_errors):
+    meta = M._linalg_solve_ex(A, B, left, check_errors)
+    result, LU, pivots, info = meta.allocate()
+    N._linalg_solve_ex_out(meta, A, B, left, check_errors, result, LU, pivots, info)
+    return result, LU, pivots, info
+
+
+def _linalg_solve_ex_result(A, B, left, check_errors, result, LU, pivots, info):
+    meta = M._linalg_solve_ex(A, B, left, check_errors)
+    if result is A or result is B:
+        meta.check_read_write(result)
+    if LU is A or LU is B:
+        meta.check_read_write(LU, 1)
+    if pivots is A or pivots is B:
+        meta.check_read_write(pivots, 2)
+    if info is A or info is B:
+        meta.check_read_write(info, 3)
+    meta.resize_outputs(result, LU, pivots, info)
+    N._linalg_solve_ex_out(meta, A, B, left, check_errors, result, LU, pivots, info)
+    return result, LU, pivots, info
+
+
+# linalg_cholesky_ex.L: structured
+
+
+def linalg_cholesky_ex(self, upper, check_errors):
+    meta = M.linalg_cholesky_ex(self, upper, check_errors)
+    L, info = meta.allocate()
+    N.linalg_cholesky_ex_out(meta, self, upper, check_errors, L, info)
+    return L, info
+
+
+def linalg_cholesky_ex_L(self, upper, check_errors, L, info):
+    meta = M.linalg_cholesky_ex(self, upper, check_errors)
+    if L is self:
+        meta.check_read_write(L)
+    if info is self:
+        meta.check_read_write(info, 1)
+    meta.resize_outputs(L, info)
+    N.linalg_cholesky_ex_out(meta, self, upper, check_errors, L, info)
+    return L, info
+
+
+# linalg_qr.out: structured
+
+
+def linalg_qr(A, mode):
+    meta = M.linalg_qr(A, mode)
+    Q, R = meta.allocate()
+    N.linalg_qr_out(meta, A, mode, Q, R)
+    return Q, R
+
+
+def linalg_qr_out(A, mode, Q, R):
+    meta = M.linalg_qr(A, mode)
+    if Q is A:
+        meta.check_read_write(Q)
+    if R is A:
+        meta.check_read_write(R, 1)
+    meta.resize_outputs(Q, R)
+    N.linalg_qr_out(meta, A, mode, Q, R)
+    return Q, R
+
+
+# _linalg_svd.U: structured
+
+
+def _linalg_svd(A, full_matrices, compute_uv, driver):
+    meta = M._linalg_svd(A, full_matrices, compute_uv, driver)
+    U, S, Vh = meta.allocate()
+    N._linalg_svd_out(meta, A, full_matrices, compute_uv, driver, U, S, Vh)
+    return U, S, Vh
+
+
+def _linalg_svd_U(A, full_matrices, compute_uv, driver, U, S, Vh):
+    meta = M._linalg_svd(A, full_matrices, compute_uv, driver)
+    if U is A:
+        meta.check_read_write(U)
+    if S is A:
+        meta.check_read_write(S, 1)
+    if Vh is A:
+        meta.check_read_write(Vh, 2)
+    meta.resize_outputs(U, S, Vh)
+    N._linalg_svd_out(meta, A, full_matrices, compute_uv, driver, U, S, Vh)
+    return U, S, Vh
+
+
+# _linalg_eigh.eigenvalues: structured
+
+
+def _linalg_eigh(A, UPLO, compute_v):
+    meta = M._linalg_eigh(A, UPLO, compute_v)
+    eigenvalues, eigenvectors = meta.allocate()
+    N._linalg_eigh_out(meta, A, UPLO, compute_v, eigenvalues, eigenvectors)
+    return eigenvalues, eigenvectors
+
+
+def _linalg_eigh_eigenvalues(A, UPLO, compute_v, eigenvalues, eigenvectors):
+    meta = M._linalg_eigh(A, UPLO, compute_v)
+    if eigenvalues is A:
+        meta.check_read_write(eigenvalues)
+    if eigenvectors is A:
+        meta.check_read_write(eigenvectors, 1)
+    meta.resize_outputs(eigenvalues, eigenvectors)
+    N._linalg_eigh_out(meta, A, UPLO, compute_v, eigenvalues, eigenvectors)
+    return eigenvalues, eigenvectors
+
+
 impl("add.Tensor", "CPU", add_Tensor)
 impl("add_.Tensor", "CPU", add__Tensor)
 impl("add.out", "CPU", add_out)
@@ -6830,6 +7010,22 @@ impl("gelu_backward", "CPU", gelu_backward)
 impl("gelu_backward.grad_input", "CPU", gelu_backward_grad_input)
 impl("smooth_l1_loss", "CPU", smooth_l1_loss)
 impl("smooth_l1_loss.out", "CPU", smooth_l1_loss_out)
+impl("_linalg_det", "CPU", _linalg_det)
+impl("_linalg_det.result", "CPU", _linalg_det_result)
+impl("_linalg_slogdet", "CPU", _linalg_slogdet)
+impl("_linalg_slogdet.sign", "CPU", _linalg_slogdet_sign)
+impl("linalg_inv_ex", "CPU", linalg_inv_ex)
+impl("linalg_inv_ex.inverse", "CPU", linalg_inv_ex_inverse)
+impl("_linalg_solve_ex", "CPU", _linalg_solve_ex)
+impl("_linalg_solve_ex.result", "CPU", _linalg_solve_ex_result)
+impl("linalg_cholesky_ex", "CPU", linalg_cholesky_ex)
+impl("linalg_cholesky_ex.L", "CPU", linalg_cholesky_ex_L)
+impl("linalg_qr", "CPU", linalg_qr)
+impl("linalg_qr.out", "CPU", linalg_qr_out)
+impl("_linalg_svd", "CPU", _linalg_svd)
+impl("_linalg_svd.U", "CPU", _linalg_svd_U)
+impl("_linalg_eigh", "CPU", _linalg_eigh)
+impl("_linalg_eigh.eigenvalues", "CPU", _linalg_eigh_eigenvalues)
 impl("abs.out", "CPU", N.abs_out)
 impl("conj_physical.out", "CPU", N.conj_physical_out)
 impl("arange.start_out", "CPU", N.arange_start_out)
@@ -7051,3 +7247,15 @@ impl("upsample_linear1d.out", "CPU", N.upsample_linear1d_out)
 impl("upsample_bilinear2d.out", "CPU", N.upsample_bilinear2d_out)
 impl("upsample_bicubic2d.out", "CPU", N.upsample_bicubic2d_out)
 impl("upsample_trilinear3d.out", "CPU", N.upsample_trilinear3d_out)
+impl("_fft_r2c", "CPU", N._fft_r2c)
+impl("_fft_r2c.out", "CPU", N._fft_r2c_out)
+impl("_fft_c2r", "CPU", N._fft_c2r)
+impl("_fft_c2r.out", "CPU", N._fft_c2r_out)
+impl("_fft_c2c", "CPU", N._fft_c2c)
+impl("_fft_c2c.out", "CPU", N._fft_c2c_out)
+impl("linalg_eig", "CPU", N.linalg_eig)
+impl("linalg_eig.out", "CPU", N.linalg_eig_out)
+impl("_linalg_eigvals", "CPU", N._linalg_eigvals)
+impl("linalg_eigvals.out", "CPU", N.linalg_eigvals_out)
+impl("linalg_solve_triangular.out", "CPU", N.linalg_solve_triangular_out)
+impl("linalg_solve_triangular", "CPU", N.linalg_solve_triangular)

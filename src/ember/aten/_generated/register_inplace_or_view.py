@@ -7133,6 +7133,230 @@ def upsample_trilinear3d_out(keyset, self, output_size, align_corners, scales_d,
     return finish_inplace(result, out)
 
 
+__linalg_det_result = handle("_linalg_det.result")
+
+
+def _linalg_det_result(keyset, A, result, LU, pivots):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = __linalg_det_result.redispatch(keyset & AFTER, A, result, LU, pivots)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, result, LU, pivots)
+
+
+__linalg_slogdet_sign = handle("_linalg_slogdet.sign")
+
+
+def _linalg_slogdet_sign(keyset, A, sign, logabsdet, LU, pivots):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = __linalg_slogdet_sign.redispatch(keyset & AFTER, A, sign, logabsdet, LU, pivots)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, sign, logabsdet, LU, pivots)
+
+
+_linalg_inv_ex_inverse = handle("linalg_inv_ex.inverse")
+
+
+def linalg_inv_ex_inverse(keyset, A, check_errors, inverse, info):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _linalg_inv_ex_inverse.redispatch(keyset & AFTER, A, check_errors, inverse, info)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, inverse, info)
+
+
+__linalg_solve_ex_result = handle("_linalg_solve_ex.result")
+
+
+def _linalg_solve_ex_result(keyset, A, B, left, check_errors, result, LU, pivots, info):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = __linalg_solve_ex_result.redispatch(keyset & AFTER, A, B, left, check_errors, result, LU, pivots, info)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, result, LU, pivots, info)
+
+
+_linalg_cholesky_ex_L = handle("linalg_cholesky_ex.L")
+
+
+def linalg_cholesky_ex_L(keyset, self, upper, check_errors, L, info):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _linalg_cholesky_ex_L.redispatch(keyset & AFTER, self, upper, check_errors, L, info)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, L, info)
+
+
+_linalg_qr_out = handle("linalg_qr.out")
+
+
+def linalg_qr_out(keyset, A, mode, Q, R):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _linalg_qr_out.redispatch(keyset & AFTER, A, mode, Q, R)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, Q, R)
+
+
+__linalg_svd_U = handle("_linalg_svd.U")
+
+
+def _linalg_svd_U(keyset, A, full_matrices, compute_uv, driver, U, S, Vh):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = __linalg_svd_U.redispatch(keyset & AFTER, A, full_matrices, compute_uv, driver, U, S, Vh)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, U, S, Vh)
+
+
+__linalg_eigh_eigenvalues = handle("_linalg_eigh.eigenvalues")
+
+
+def _linalg_eigh_eigenvalues(keyset, A, UPLO, compute_v, eigenvalues, eigenvectors):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = __linalg_eigh_eigenvalues.redispatch(keyset & AFTER, A, UPLO, compute_v, eigenvalues, eigenvectors)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, eigenvalues, eigenvectors)
+
+
+__fft_r2c_out = handle("_fft_r2c.out")
+
+
+def _fft_r2c_out(keyset, self, dim, normalization, onesided, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = __fft_r2c_out.redispatch(keyset & AFTER, self, dim, normalization, onesided, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+__fft_c2r_out = handle("_fft_c2r.out")
+
+
+def _fft_c2r_out(keyset, self, dim, normalization, last_dim_size, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = __fft_c2r_out.redispatch(keyset & AFTER, self, dim, normalization, last_dim_size, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+__fft_c2c_out = handle("_fft_c2c.out")
+
+
+def _fft_c2c_out(keyset, self, dim, normalization, forward, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = __fft_c2c_out.redispatch(keyset & AFTER, self, dim, normalization, forward, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_fft_fftfreq_out = handle("fft_fftfreq.out")
+
+
+def fft_fftfreq_out(keyset, n, d, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _fft_fftfreq_out.redispatch(keyset & AFTER, n, d, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_fft_rfftfreq_out = handle("fft_rfftfreq.out")
+
+
+def fft_rfftfreq_out(keyset, n, d, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _fft_rfftfreq_out.redispatch(keyset & AFTER, n, d, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_linalg_eig_out = handle("linalg_eig.out")
+
+
+def linalg_eig_out(keyset, self, eigenvalues, eigenvectors):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _linalg_eig_out.redispatch(keyset & AFTER, self, eigenvalues, eigenvectors)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, eigenvalues, eigenvectors)
+
+
+_linalg_eigvals_out = handle("linalg_eigvals.out")
+
+
+def linalg_eigvals_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _linalg_eigvals_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_linalg_solve_triangular_out = handle("linalg_solve_triangular.out")
+
+
+def linalg_solve_triangular_out(keyset, self, B, upper, left, unitriangular, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _linalg_solve_triangular_out.redispatch(keyset & AFTER, self, B, upper, left, unitriangular, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
 impl("_conj", "ADInplaceOrView", _conj, keyset_arg="raw")
@@ -7642,3 +7866,19 @@ impl("upsample_linear1d.out", "ADInplaceOrView", upsample_linear1d_out, keyset_a
 impl("upsample_bilinear2d.out", "ADInplaceOrView", upsample_bilinear2d_out, keyset_arg="raw")
 impl("upsample_bicubic2d.out", "ADInplaceOrView", upsample_bicubic2d_out, keyset_arg="raw")
 impl("upsample_trilinear3d.out", "ADInplaceOrView", upsample_trilinear3d_out, keyset_arg="raw")
+impl("_linalg_det.result", "ADInplaceOrView", _linalg_det_result, keyset_arg="raw")
+impl("_linalg_slogdet.sign", "ADInplaceOrView", _linalg_slogdet_sign, keyset_arg="raw")
+impl("linalg_inv_ex.inverse", "ADInplaceOrView", linalg_inv_ex_inverse, keyset_arg="raw")
+impl("_linalg_solve_ex.result", "ADInplaceOrView", _linalg_solve_ex_result, keyset_arg="raw")
+impl("linalg_cholesky_ex.L", "ADInplaceOrView", linalg_cholesky_ex_L, keyset_arg="raw")
+impl("linalg_qr.out", "ADInplaceOrView", linalg_qr_out, keyset_arg="raw")
+impl("_linalg_svd.U", "ADInplaceOrView", _linalg_svd_U, keyset_arg="raw")
+impl("_linalg_eigh.eigenvalues", "ADInplaceOrView", _linalg_eigh_eigenvalues, keyset_arg="raw")
+impl("_fft_r2c.out", "ADInplaceOrView", _fft_r2c_out, keyset_arg="raw")
+impl("_fft_c2r.out", "ADInplaceOrView", _fft_c2r_out, keyset_arg="raw")
+impl("_fft_c2c.out", "ADInplaceOrView", _fft_c2c_out, keyset_arg="raw")
+impl("fft_fftfreq.out", "ADInplaceOrView", fft_fftfreq_out, keyset_arg="raw")
+impl("fft_rfftfreq.out", "ADInplaceOrView", fft_rfftfreq_out, keyset_arg="raw")
+impl("linalg_eig.out", "ADInplaceOrView", linalg_eig_out, keyset_arg="raw")
+impl("linalg_eigvals.out", "ADInplaceOrView", linalg_eigvals_out, keyset_arg="raw")
+impl("linalg_solve_triangular.out", "ADInplaceOrView", linalg_solve_triangular_out, keyset_arg="raw")

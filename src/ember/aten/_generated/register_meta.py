@@ -3782,6 +3782,126 @@ def smooth_l1_loss_out(self, target, reduction, beta, out):
     return out
 
 
+# _linalg_det.result: structured
+
+
+def _linalg_det(A):
+    meta = M._linalg_det(A)
+    result, LU, pivots = meta.allocate()
+    return result, LU, pivots
+
+
+def _linalg_det_result(A, result, LU, pivots):
+    meta = M._linalg_det(A)
+    meta.resize_outputs(result, LU, pivots)
+    return result, LU, pivots
+
+
+# _linalg_slogdet.sign: structured
+
+
+def _linalg_slogdet(A):
+    meta = M._linalg_slogdet(A)
+    sign, logabsdet, LU, pivots = meta.allocate()
+    return sign, logabsdet, LU, pivots
+
+
+def _linalg_slogdet_sign(A, sign, logabsdet, LU, pivots):
+    meta = M._linalg_slogdet(A)
+    meta.resize_outputs(sign, logabsdet, LU, pivots)
+    return sign, logabsdet, LU, pivots
+
+
+# linalg_inv_ex.inverse: structured
+
+
+def linalg_inv_ex(A, check_errors):
+    meta = M.linalg_inv_ex(A, check_errors)
+    inverse, info = meta.allocate()
+    return inverse, info
+
+
+def linalg_inv_ex_inverse(A, check_errors, inverse, info):
+    meta = M.linalg_inv_ex(A, check_errors)
+    meta.resize_outputs(inverse, info)
+    return inverse, info
+
+
+# _linalg_solve_ex.result: structured
+
+
+def _linalg_solve_ex(A, B, left, check_errors):
+    meta = M._linalg_solve_ex(A, B, left, check_errors)
+    result, LU, pivots, info = meta.allocate()
+    return result, LU, pivots, info
+
+
+def _linalg_solve_ex_result(A, B, left, check_errors, result, LU, pivots, info):
+    meta = M._linalg_solve_ex(A, B, left, check_errors)
+    meta.resize_outputs(result, LU, pivots, info)
+    return result, LU, pivots, info
+
+
+# linalg_cholesky_ex.L: structured
+
+
+def linalg_cholesky_ex(self, upper, check_errors):
+    meta = M.linalg_cholesky_ex(self, upper, check_errors)
+    L, info = meta.allocate()
+    return L, info
+
+
+def linalg_cholesky_ex_L(self, upper, check_errors, L, info):
+    meta = M.linalg_cholesky_ex(self, upper, check_errors)
+    meta.resize_outputs(L, info)
+    return L, info
+
+
+# linalg_qr.out: structured
+
+
+def linalg_qr(A, mode):
+    meta = M.linalg_qr(A, mode)
+    Q, R = meta.allocate()
+    return Q, R
+
+
+def linalg_qr_out(A, mode, Q, R):
+    meta = M.linalg_qr(A, mode)
+    meta.resize_outputs(Q, R)
+    return Q, R
+
+
+# _linalg_svd.U: structured
+
+
+def _linalg_svd(A, full_matrices, compute_uv, driver):
+    meta = M._linalg_svd(A, full_matrices, compute_uv, driver)
+    U, S, Vh = meta.allocate()
+    return U, S, Vh
+
+
+def _linalg_svd_U(A, full_matrices, compute_uv, driver, U, S, Vh):
+    meta = M._linalg_svd(A, full_matrices, compute_uv, driver)
+    meta.resize_outputs(U, S, Vh)
+    return U, S, Vh
+
+
+# _linalg_eigh.eigenvalues: structured
+
+
+def _linalg_eigh(A, UPLO, compute_v):
+    meta = M._linalg_eigh(A, UPLO, compute_v)
+    eigenvalues, eigenvectors = meta.allocate()
+    return eigenvalues, eigenvectors
+
+
+def _linalg_eigh_eigenvalues(A, UPLO, compute_v, eigenvalues, eigenvectors):
+    meta = M._linalg_eigh(A, UPLO, compute_v)
+    meta.resize_outputs(eigenvalues, eigenvectors)
+    return eigenvalues, eigenvectors
+
+
 def abs_out(self, out):
     M.check_copy_devices(self, out)
     return N.abs_out(self, out)
@@ -4440,6 +4560,22 @@ impl("gelu_backward", "Meta", gelu_backward)
 impl("gelu_backward.grad_input", "Meta", gelu_backward_grad_input)
 impl("smooth_l1_loss", "Meta", smooth_l1_loss)
 impl("smooth_l1_loss.out", "Meta", smooth_l1_loss_out)
+impl("_linalg_det", "Meta", _linalg_det)
+impl("_linalg_det.result", "Meta", _linalg_det_result)
+impl("_linalg_slogdet", "Meta", _linalg_slogdet)
+impl("_linalg_slogdet.sign", "Meta", _linalg_slogdet_sign)
+impl("linalg_inv_ex", "Meta", linalg_inv_ex)
+impl("linalg_inv_ex.inverse", "Meta", linalg_inv_ex_inverse)
+impl("_linalg_solve_ex", "Meta", _linalg_solve_ex)
+impl("_linalg_solve_ex.result", "Meta", _linalg_solve_ex_result)
+impl("linalg_cholesky_ex", "Meta", linalg_cholesky_ex)
+impl("linalg_cholesky_ex.L", "Meta", linalg_cholesky_ex_L)
+impl("linalg_qr", "Meta", linalg_qr)
+impl("linalg_qr.out", "Meta", linalg_qr_out)
+impl("_linalg_svd", "Meta", _linalg_svd)
+impl("_linalg_svd.U", "Meta", _linalg_svd_U)
+impl("_linalg_eigh", "Meta", _linalg_eigh)
+impl("_linalg_eigh.eigenvalues", "Meta", _linalg_eigh_eigenvalues)
 impl("abs.out", "Meta", abs_out)
 impl("conj_physical.out", "Meta", conj_physical_out)
 impl("arange.start_out", "Meta", N.arange_start_out)

@@ -172,6 +172,7 @@ _op_cumsum = handle("cumsum")
 _op_cumsum_ = handle("cumsum_")
 _op_deg2rad = handle("deg2rad")
 _op_deg2rad_ = handle("deg2rad_")
+_op_det = handle("det")
 _op_detach = handle("detach")
 _op_diag = handle("diag")
 _op_diag_embed = handle("diag_embed")
@@ -283,6 +284,7 @@ _op_index_put = handle("index_put")
 _op_index_put_ = handle("index_put_")
 _op_index_select = handle("index_select")
 _op_inner = handle("inner")
+_op_inverse = handle("inverse")
 _op_is_conj = handle("is_conj")
 _op_is_neg = handle("is_neg")
 _op_isclose = handle("isclose")
@@ -321,6 +323,7 @@ _op_log_softmax_int = handle("log_softmax.int")
 _op_logaddexp = handle("logaddexp")
 _op_logaddexp2 = handle("logaddexp2")
 _op_logcumsumexp = handle("logcumsumexp")
+_op_logdet = handle("logdet")
 _op_logical_and = handle("logical_and")
 _op_logical_and_ = handle("logical_and_")
 _op_logical_not = handle("logical_not")
@@ -345,6 +348,7 @@ _op_masked_scatter = handle("masked_scatter")
 _op_masked_scatter_ = handle("masked_scatter_")
 _op_masked_select = handle("masked_select")
 _op_matmul = handle("matmul")
+_op_matrix_power = handle("matrix_power")
 _op_max = handle("max")
 _op_max_dim = handle("max.dim")
 _op_max_other = handle("max.other")
@@ -414,6 +418,7 @@ _op_prod = handle("prod")
 _op_prod_dim_int = handle("prod.dim_int")
 _op_put = handle("put")
 _op_put_ = handle("put_")
+_op_qr = handle("qr")
 _op_rad2deg = handle("rad2deg")
 _op_rad2deg_ = handle("rad2deg_")
 _op_random_ = handle("random_")
@@ -473,6 +478,7 @@ _op_sinh = handle("sinh")
 _op_sinh_ = handle("sinh_")
 _op_slice_Tensor = handle("slice.Tensor")
 _op_slice_scatter = handle("slice_scatter")
+_op_slogdet = handle("slogdet")
 _op_softmax_int = handle("softmax.int")
 _op_sort = handle("sort")
 _op_sort_stable = handle("sort.stable")
@@ -500,6 +506,7 @@ _op_subtract__Scalar = handle("subtract_.Scalar")
 _op_subtract__Tensor = handle("subtract_.Tensor")
 _op_sum = handle("sum")
 _op_sum_dim_IntList = handle("sum.dim_IntList")
+_op_svd = handle("svd")
 _op_swapaxes = handle("swapaxes")
 _op_swapdims = handle("swapdims")
 _op_t = handle("t")
@@ -3565,6 +3572,29 @@ def deg2rad_(self, *args, **kwargs):
 
 
 
+_parser_m_det = PythonArgParser(
+    [
+        'det()',
+    ],
+)
+
+
+def det(self, *args, **kwargs):
+    """det()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'det', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_det.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(det, 'ember.Tensor.det', self, args, kwargs)
+
+
+
 _parser_m_detach = PythonArgParser(
     [
         'detach()',
@@ -5613,6 +5643,29 @@ def inner(self, *args, **kwargs):
 
 
 
+_parser_m_inverse = PythonArgParser(
+    [
+        'inverse()',
+    ],
+)
+
+
+def inverse(self, *args, **kwargs):
+    """inverse()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'inverse', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_inverse.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(inverse, 'ember.Tensor.inverse', self, args, kwargs)
+
+
+
 _parser_m_is_conj = PythonArgParser(
     [
         'is_conj()',
@@ -6428,6 +6481,29 @@ def logcumsumexp(self, *args, **kwargs):
 
 
 
+_parser_m_logdet = PythonArgParser(
+    [
+        'logdet()',
+    ],
+)
+
+
+def logdet(self, *args, **kwargs):
+    """logdet()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'logdet', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_logdet.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(logdet, 'ember.Tensor.logdet', self, args, kwargs)
+
+
+
 _parser_m_logical_and = PythonArgParser(
     [
         'logical_and(Tensor other)',
@@ -6924,6 +7000,28 @@ def matmul(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(matmul, _parser_m_matmul, self, args, kwargs)
+
+
+
+_parser_m_matrix_power = PythonArgParser(
+    [
+        'matrix_power(int n)',
+    ],
+)
+
+
+def matrix_power(self, *args, **kwargs):
+    """matrix_power(int n)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_matrix_power.parse(args, kwargs, self=self)[1]
+        return _op_matrix_power.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(matrix_power, _parser_m_matrix_power, self, args, kwargs)
 
 
 
@@ -8194,6 +8292,28 @@ def put_(self, *args, **kwargs):
 
 
 
+_parser_m_qr = PythonArgParser(
+    [
+        'qr(bool some=True)',
+    ],
+)
+
+
+def qr(self, *args, **kwargs):
+    """qr(bool some=True)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_qr.parse(args, kwargs, self=self)[1]
+        return return_types.qr(_op_qr.call(self, v[0]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(qr, _parser_m_qr, self, args, kwargs)
+
+
+
 _parser_m_rad2deg = PythonArgParser(
     [
         'rad2deg()',
@@ -9281,6 +9401,29 @@ def slice_scatter(self, *args, **kwargs):
 
 
 
+_parser_m_slogdet = PythonArgParser(
+    [
+        'slogdet()',
+    ],
+)
+
+
+def slogdet(self, *args, **kwargs):
+    """slogdet()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'slogdet', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return return_types.slogdet(_op_slogdet.call(self))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(slogdet, 'ember.Tensor.slogdet', self, args, kwargs)
+
+
+
 _parser_m_softmax = PythonArgParser(
     [
         'softmax(int dim, ScalarType? dtype=None)',
@@ -9691,6 +9834,28 @@ def sum(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(sum, _parser_m_sum, self, args, kwargs)
+
+
+
+_parser_m_svd = PythonArgParser(
+    [
+        'svd(bool some=True, bool compute_uv=True)',
+    ],
+)
+
+
+def svd(self, *args, **kwargs):
+    """svd(bool some=True, bool compute_uv=True)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_svd.parse(args, kwargs, self=self)[1]
+        return return_types.svd(_op_svd.call(self, v[0], v[1]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(svd, _parser_m_svd, self, args, kwargs)
 
 
 
@@ -10685,4 +10850,4 @@ def zero_(self, *args, **kwargs):
     return handle_self(zero_, 'ember.Tensor.zero_', self, args, kwargs)
 
 
-__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', '_conj', '_neg_view', 'abs', 'abs_', 'absolute', 'absolute_', 'acos', 'acos_', 'acosh', 'acosh_', 'add', 'add_', 'addbmm', 'addbmm_', 'addcdiv', 'addcdiv_', 'addcmul', 'addcmul_', 'addmm', 'addmm_', 'addmv', 'addmv_', 'addr', 'addr_', 'alias', 'all', 'allclose', 'amax', 'amin', 'aminmax', 'angle', 'any', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan2_', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan2_', 'atan_', 'atanh', 'atanh_', 'baddbmm', 'baddbmm_', 'bernoulli', 'bernoulli_', 'bincount', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'broadcast_to', 'ceil', 'ceil_', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'contiguous', 'copysign', 'copysign_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cummax', 'cummin', 'cumprod', 'cumprod_', 'cumsum', 'cumsum_', 'deg2rad', 'deg2rad_', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_scatter', 'diff', 'digamma', 'digamma_', 'dist', 'div', 'div_', 'divide', 'divide_', 'dot', 'dsplit', 'eq', 'eq_', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'erfinv_', 'exp', 'exp2', 'exp2_', 'exp_', 'expand', 'expand_as', 'expm1', 'expm1_', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'fliplr', 'flipud', 'float_power', 'float_power_', 'floor', 'floor_', 'floor_divide', 'floor_divide_', 'fmax', 'fmin', 'fmod', 'fmod_', 'frac', 'frac_', 'frexp', 'gather', 'gcd', 'gcd_', 'ge', 'ge_', 'gt', 'gt_', 'hardshrink', 'hardshrink_backward', 'heaviside', 'heaviside_', 'histc', 'hsplit', 'hypot', 'hypot_', 'i0', 'i0_', 'igamma', 'igamma_', 'igammac', 'igammac_', 'index_add', 'index_add_', 'index_copy', 'index_copy_', 'index_fill', 'index_fill_', 'index_put', 'index_put_', 'index_select', 'inner', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'item', 'kron', 'kthvalue', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'le_', 'lerp', 'lerp_', 'lgamma', 'lgamma_', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logcumsumexp', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logit', 'logit_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'masked_scatter', 'masked_scatter_', 'masked_select', 'matmul', 'max', 'maximum', 'mean', 'median', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'mul_', 'multiply', 'multiply_', 'mv', 'mvlgamma', 'mvlgamma_', 'nan_to_num', 'nan_to_num_', 'nanmean', 'nanmedian', 'nansum', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'negative', 'negative_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'nextafter', 'nextafter_', 'nonzero', 'nonzero_numpy', 'normal_', 'numpy_T', 'outer', 'permute', 'polygamma', 'polygamma_', 'positive', 'pow', 'pow_', 'prelu', 'prod', 'put', 'put_', 'rad2deg', 'rad2deg_', 'random_', 'ravel', 'reciprocal', 'reciprocal_', 'record_stream', 'relu', 'relu_', 'remainder', 'remainder_', 'repeat', 'repeat_interleave', 'reshape', 'resize_', 'resolve_conj', 'resolve_neg', 'roll', 'rot90', 'round', 'round_', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'scatter_add', 'scatter_add_', 'scatter_reduce', 'scatter_reduce_', 'select', 'select_scatter', 'sgn', 'sgn_', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'slice_scatter', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tile', 'topk', 'trace', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'trunc', 'trunc_', 'unbind', 'unflatten', 'unfold', 'uniform_', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'unsqueeze_', 'var', 'vdot', 'view', 'view_as', 'vsplit', 'where', 'xlogy', 'xlogy_', 'zero_']
+__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', '_conj', '_neg_view', 'abs', 'abs_', 'absolute', 'absolute_', 'acos', 'acos_', 'acosh', 'acosh_', 'add', 'add_', 'addbmm', 'addbmm_', 'addcdiv', 'addcdiv_', 'addcmul', 'addcmul_', 'addmm', 'addmm_', 'addmv', 'addmv_', 'addr', 'addr_', 'alias', 'all', 'allclose', 'amax', 'amin', 'aminmax', 'angle', 'any', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan2_', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan2_', 'atan_', 'atanh', 'atanh_', 'baddbmm', 'baddbmm_', 'bernoulli', 'bernoulli_', 'bincount', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'broadcast_to', 'ceil', 'ceil_', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'contiguous', 'copysign', 'copysign_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cummax', 'cummin', 'cumprod', 'cumprod_', 'cumsum', 'cumsum_', 'deg2rad', 'deg2rad_', 'det', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_scatter', 'diff', 'digamma', 'digamma_', 'dist', 'div', 'div_', 'divide', 'divide_', 'dot', 'dsplit', 'eq', 'eq_', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'erfinv_', 'exp', 'exp2', 'exp2_', 'exp_', 'expand', 'expand_as', 'expm1', 'expm1_', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'fliplr', 'flipud', 'float_power', 'float_power_', 'floor', 'floor_', 'floor_divide', 'floor_divide_', 'fmax', 'fmin', 'fmod', 'fmod_', 'frac', 'frac_', 'frexp', 'gather', 'gcd', 'gcd_', 'ge', 'ge_', 'gt', 'gt_', 'hardshrink', 'hardshrink_backward', 'heaviside', 'heaviside_', 'histc', 'hsplit', 'hypot', 'hypot_', 'i0', 'i0_', 'igamma', 'igamma_', 'igammac', 'igammac_', 'index_add', 'index_add_', 'index_copy', 'index_copy_', 'index_fill', 'index_fill_', 'index_put', 'index_put_', 'index_select', 'inner', 'inverse', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'item', 'kron', 'kthvalue', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'le_', 'lerp', 'lerp_', 'lgamma', 'lgamma_', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logcumsumexp', 'logdet', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logit', 'logit_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'masked_scatter', 'masked_scatter_', 'masked_select', 'matmul', 'matrix_power', 'max', 'maximum', 'mean', 'median', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'mul_', 'multiply', 'multiply_', 'mv', 'mvlgamma', 'mvlgamma_', 'nan_to_num', 'nan_to_num_', 'nanmean', 'nanmedian', 'nansum', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'negative', 'negative_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'nextafter', 'nextafter_', 'nonzero', 'nonzero_numpy', 'normal_', 'numpy_T', 'outer', 'permute', 'polygamma', 'polygamma_', 'positive', 'pow', 'pow_', 'prelu', 'prod', 'put', 'put_', 'qr', 'rad2deg', 'rad2deg_', 'random_', 'ravel', 'reciprocal', 'reciprocal_', 'record_stream', 'relu', 'relu_', 'remainder', 'remainder_', 'repeat', 'repeat_interleave', 'reshape', 'resize_', 'resolve_conj', 'resolve_neg', 'roll', 'rot90', 'round', 'round_', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'scatter_add', 'scatter_add_', 'scatter_reduce', 'scatter_reduce_', 'select', 'select_scatter', 'sgn', 'sgn_', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'slice_scatter', 'slogdet', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'svd', 'swapaxes', 'swapdims', 't', 't_', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tile', 'topk', 'trace', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'trunc', 'trunc_', 'unbind', 'unflatten', 'unfold', 'uniform_', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'unsqueeze_', 'var', 'vdot', 'view', 'view_as', 'vsplit', 'where', 'xlogy', 'xlogy_', 'zero_']

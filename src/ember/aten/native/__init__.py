@@ -38,8 +38,14 @@ from .inplace_views import *  # noqa: F403
 from .isin import *  # noqa: F403
 from .joining import *  # noqa: F403
 from .linalg import *  # noqa: F403
+from .linalg_composite import *  # noqa: F403
+from .linalg_decomp import *  # noqa: F403
+from .linalg_eig import *  # noqa: F403
 from .linalg_lstsq import *  # noqa: F403
+from .linalg_misc import *  # noqa: F403
+from .linalg_norms import *  # noqa: F403
 from .linalg_out import *  # noqa: F403
+from .linalg_triangular import *  # noqa: F403
 from .loss import *  # noqa: F403
 from .loss_more import *  # noqa: F403
 from .misc_ops import *  # noqa: F403
@@ -68,6 +74,8 @@ from .sorting import *  # noqa: F403
 from .special_aliases import *  # noqa: F403
 from .special_functions import *  # noqa: F403
 from .special_polynomial_ops import *  # noqa: F403
+from .spectral import *  # noqa: F403
+from .spectral_composite import *  # noqa: F403
 from .split_ops import *  # noqa: F403
 from .stacking import *  # noqa: F403
 from .testing_ops import *  # noqa: F403

@@ -19428,6 +19428,641 @@ def upsample_trilinear3d_out(ks, self, output_size, align_corners, scales_d, sca
     return result
 
 
+__linalg_det = handle("_linalg_det")
+
+
+def _linalg_det(ks, A):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (A._requires_grad)
+    if requires:
+        node = nodes.LinalgDetBackward0()
+        node._next_edges = (gradient_edge(A),)
+        node._raw_saved_A = SavedVariable(A)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __linalg_det.redispatch(ks & AFTER_AUTOGRAD, A)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+        node._raw_saved_LU = SavedVariable(result[1], True)
+        node._raw_saved_pivots = SavedVariable(result[2], True)
+        node._raw_saved_result = SavedVariable(result[0], True)
+    return result
+
+
+__linalg_det_result = handle("_linalg_det.result")
+
+
+def _linalg_det_result(ks, A, result, LU, pivots):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (A._requires_grad or result._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="_linalg_det"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = __linalg_det_result.redispatch(ks & AFTER_AUTOGRAD, A, result, LU, pivots)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+__linalg_slogdet = handle("_linalg_slogdet")
+
+
+def _linalg_slogdet(ks, A):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (A._requires_grad)
+    if requires:
+        node = nodes.LinalgSlogdetBackward0()
+        node._next_edges = (gradient_edge(A),)
+        node._raw_saved_A = SavedVariable(A)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __linalg_slogdet.redispatch(ks & AFTER_AUTOGRAD, A)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0], result[1],), node)
+        node._raw_saved_LU = SavedVariable(result[2], True)
+        node._raw_saved_pivots = SavedVariable(result[3], True)
+        node._raw_saved_sign = SavedVariable(result[0], True)
+    return result
+
+
+__linalg_slogdet_sign = handle("_linalg_slogdet.sign")
+
+
+def _linalg_slogdet_sign(ks, A, sign, logabsdet, LU, pivots):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (A._requires_grad or sign._requires_grad or logabsdet._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="_linalg_slogdet"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = __linalg_slogdet_sign.redispatch(ks & AFTER_AUTOGRAD, A, sign, logabsdet, LU, pivots)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+__linalg_check_errors = handle("_linalg_check_errors")
+
+
+def _linalg_check_errors(ks, info, api_name, is_matrix):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __linalg_check_errors.redispatch(ks & AFTER_AUTOGRAD, info, api_name, is_matrix)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_linalg_inv_ex = handle("linalg_inv_ex")
+
+
+def linalg_inv_ex(ks, A, check_errors):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (A._requires_grad)
+    if requires:
+        node = nodes.LinalgInvExBackward0()
+        node._next_edges = (gradient_edge(A),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _linalg_inv_ex.redispatch(ks & AFTER_AUTOGRAD, A, check_errors)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+        node._raw_saved_inverse = SavedVariable(result[0], True)
+    return result
+
+
+_linalg_inv_ex_inverse = handle("linalg_inv_ex.inverse")
+
+
+def linalg_inv_ex_inverse(ks, A, check_errors, inverse, info):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (A._requires_grad or inverse._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="linalg_inv_ex"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _linalg_inv_ex_inverse.redispatch(ks & AFTER_AUTOGRAD, A, check_errors, inverse, info)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+__linalg_solve_ex = handle("_linalg_solve_ex")
+
+
+def _linalg_solve_ex(ks, A, B, left, check_errors):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (A._requires_grad or B._requires_grad)
+    if requires:
+        node = nodes.LinalgSolveExBackward0()
+        node._next_edges = (gradient_edge(A), gradient_edge(B))
+        node._raw_saved_A = SavedVariable(A)
+        node._saved_left = left
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __linalg_solve_ex.redispatch(ks & AFTER_AUTOGRAD, A, B, left, check_errors)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+        if node.should_compute_output(0):
+            node._raw_saved_result = SavedVariable(result[0], True)
+    return result
+
+
+__linalg_solve_ex_result = handle("_linalg_solve_ex.result")
+
+
+def _linalg_solve_ex_result(ks, A, B, left, check_errors, result, LU, pivots, info):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (A._requires_grad or B._requires_grad or result._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="_linalg_solve_ex"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = __linalg_solve_ex_result.redispatch(ks & AFTER_AUTOGRAD, A, B, left, check_errors, result, LU, pivots, info)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_linalg_cholesky_ex = handle("linalg_cholesky_ex")
+
+
+def linalg_cholesky_ex(ks, self, upper, check_errors):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.LinalgCholeskyExBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_upper = upper
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _linalg_cholesky_ex.redispatch(ks & AFTER_AUTOGRAD, self, upper, check_errors)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+        node._raw_saved_L = SavedVariable(result[0], True)
+    return result
+
+
+_linalg_cholesky_ex_L = handle("linalg_cholesky_ex.L")
+
+
+def linalg_cholesky_ex_L(ks, self, upper, check_errors, L, info):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or L._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="linalg_cholesky_ex"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _linalg_cholesky_ex_L.redispatch(ks & AFTER_AUTOGRAD, self, upper, check_errors, L, info)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_linalg_qr = handle("linalg_qr")
+
+
+def linalg_qr(ks, A, mode):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (A._requires_grad)
+    if requires:
+        node = nodes.LinalgQrBackward0()
+        node._next_edges = (gradient_edge(A),)
+        node._saved_mode = mode
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _linalg_qr.redispatch(ks & AFTER_AUTOGRAD, A, mode)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0], result[1],), node)
+        node._raw_saved_Q = SavedVariable(result[0], True)
+        node._raw_saved_R = SavedVariable(result[1], True)
+    return result
+
+
+_linalg_qr_out = handle("linalg_qr.out")
+
+
+def linalg_qr_out(ks, A, mode, Q, R):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (A._requires_grad or Q._requires_grad or R._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="linalg_qr"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _linalg_qr_out.redispatch(ks & AFTER_AUTOGRAD, A, mode, Q, R)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+__linalg_svd = handle("_linalg_svd")
+
+
+def _linalg_svd(ks, A, full_matrices, compute_uv, driver):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (A._requires_grad)
+    if requires:
+        node = nodes.LinalgSvdBackward0()
+        node._next_edges = (gradient_edge(A),)
+        node._saved_full_matrices = full_matrices
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __linalg_svd.redispatch(ks & AFTER_AUTOGRAD, A, full_matrices, compute_uv, driver)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0], result[1], result[2],), node)
+        node._raw_saved_S = SavedVariable(result[1], True)
+        node._raw_saved_U = SavedVariable(result[0], True)
+        node._raw_saved_Vh = SavedVariable(result[2], True)
+    return result
+
+
+__linalg_svd_U = handle("_linalg_svd.U")
+
+
+def _linalg_svd_U(ks, A, full_matrices, compute_uv, driver, U, S, Vh):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (A._requires_grad or U._requires_grad or S._requires_grad or Vh._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="_linalg_svd"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = __linalg_svd_U.redispatch(ks & AFTER_AUTOGRAD, A, full_matrices, compute_uv, driver, U, S, Vh)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+__linalg_eigh = handle("_linalg_eigh")
+
+
+def _linalg_eigh(ks, A, UPLO, compute_v):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (A._requires_grad)
+    if requires:
+        node = nodes.LinalgEighBackward0()
+        node._next_edges = (gradient_edge(A),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __linalg_eigh.redispatch(ks & AFTER_AUTOGRAD, A, UPLO, compute_v)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0], result[1],), node)
+        node._raw_saved_eigenvalues = SavedVariable(result[0], True)
+        node._raw_saved_eigenvectors = SavedVariable(result[1], True)
+    return result
+
+
+__linalg_eigh_eigenvalues = handle("_linalg_eigh.eigenvalues")
+
+
+def _linalg_eigh_eigenvalues(ks, A, UPLO, compute_v, eigenvalues, eigenvectors):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (A._requires_grad or eigenvalues._requires_grad or eigenvectors._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="_linalg_eigh"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = __linalg_eigh_eigenvalues.redispatch(ks & AFTER_AUTOGRAD, A, UPLO, compute_v, eigenvalues, eigenvectors)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+__fft_r2c = handle("_fft_r2c")
+
+
+def _fft_r2c(ks, self, dim, normalization, onesided):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.FftR2CBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_normalization = normalization
+        node._saved_onesided = onesided
+        node._saved_self_sizes = self._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __fft_r2c.redispatch(ks & AFTER_AUTOGRAD, self, dim, normalization, onesided)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+__fft_r2c_out = handle("_fft_r2c.out")
+
+
+def _fft_r2c_out(ks, self, dim, normalization, onesided, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="_fft_r2c"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = __fft_r2c_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, normalization, onesided, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+__fft_c2r = handle("_fft_c2r")
+
+
+def _fft_c2r(ks, self, dim, normalization, last_dim_size):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.FftC2RBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_normalization = normalization
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __fft_c2r.redispatch(ks & AFTER_AUTOGRAD, self, dim, normalization, last_dim_size)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+__fft_c2r_out = handle("_fft_c2r.out")
+
+
+def _fft_c2r_out(ks, self, dim, normalization, last_dim_size, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="_fft_c2r"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = __fft_c2r_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, normalization, last_dim_size, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+__fft_c2c = handle("_fft_c2c")
+
+
+def _fft_c2c(ks, self, dim, normalization, forward):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.FftC2CBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_forward = forward
+        node._saved_normalization = normalization
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __fft_c2c.redispatch(ks & AFTER_AUTOGRAD, self, dim, normalization, forward)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+__fft_c2c_out = handle("_fft_c2c.out")
+
+
+def _fft_c2c_out(ks, self, dim, normalization, forward, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="_fft_c2c"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = __fft_c2c_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, normalization, forward, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_fft_fftfreq = handle("fft_fftfreq")
+
+
+def fft_fftfreq(ks, n, d, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _fft_fftfreq.redispatch(ks & AFTER_AUTOGRAD, n, d, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_fft_fftfreq_out = handle("fft_fftfreq.out")
+
+
+def fft_fftfreq_out(ks, n, d, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::fft_fftfreq")
+        node = NotImplementedNode("aten::fft_fftfreq")
+        node._next_edges = requiring_edges(out,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _fft_fftfreq_out.redispatch(ks & AFTER_AUTOGRAD, n, d, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_fft_rfftfreq = handle("fft_rfftfreq")
+
+
+def fft_rfftfreq(ks, n, d, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _fft_rfftfreq.redispatch(ks & AFTER_AUTOGRAD, n, d, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_fft_rfftfreq_out = handle("fft_rfftfreq.out")
+
+
+def fft_rfftfreq_out(ks, n, d, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::fft_rfftfreq")
+        node = NotImplementedNode("aten::fft_rfftfreq")
+        node._next_edges = requiring_edges(out,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _fft_rfftfreq_out.redispatch(ks & AFTER_AUTOGRAD, n, d, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_linalg_eig = handle("linalg_eig")
+
+
+def linalg_eig(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.LinalgEigBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_self_dtype = self.dtype
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _linalg_eig.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0], result[1],), node)
+        node._raw_saved_eigenvalues = SavedVariable(result[0], True)
+        node._raw_saved_eigenvectors = SavedVariable(result[1], True)
+    return result
+
+
+_linalg_eig_out = handle("linalg_eig.out")
+
+
+def linalg_eig_out(ks, self, eigenvalues, eigenvectors):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or eigenvalues._requires_grad or eigenvectors._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="linalg_eig"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _linalg_eig_out.redispatch(ks & AFTER_AUTOGRAD, self, eigenvalues, eigenvectors)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+__linalg_eigvals = handle("_linalg_eigvals")
+
+
+def _linalg_eigvals(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::_linalg_eigvals")
+        node._next_edges = requiring_edges(self,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __linalg_eigvals.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_linalg_eigvals_out = handle("linalg_eigvals.out")
+
+
+def linalg_eigvals_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::linalg_eigvals")
+        node = NotImplementedNode("aten::linalg_eigvals")
+        node._next_edges = requiring_edges(self, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _linalg_eigvals_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_linalg_solve_triangular_out = handle("linalg_solve_triangular.out")
+
+
+def linalg_solve_triangular_out(ks, self, B, upper, left, unitriangular, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or B._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="linalg_solve_triangular"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _linalg_solve_triangular_out.redispatch(ks & AFTER_AUTOGRAD, self, B, upper, left, unitriangular, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_linalg_solve_triangular = handle("linalg_solve_triangular")
+
+
+def linalg_solve_triangular(ks, self, B, upper, left, unitriangular):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or B._requires_grad)
+    if requires:
+        node = nodes.LinalgSolveTriangularBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(B))
+        node._saved_left = left
+        node._raw_saved_self = SavedVariable(self)
+        node._saved_unitriangular = unitriangular
+        node._saved_upper = upper
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _linalg_solve_triangular.redispatch(ks & AFTER_AUTOGRAD, self, B, upper, left, unitriangular)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        if node.should_compute_output(0):
+            node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -20415,3 +21050,36 @@ impl("upsample_linear1d.out", "Autograd", upsample_linear1d_out, keyset_arg="raw
 impl("upsample_bilinear2d.out", "Autograd", upsample_bilinear2d_out, keyset_arg="raw")
 impl("upsample_bicubic2d.out", "Autograd", upsample_bicubic2d_out, keyset_arg="raw")
 impl("upsample_trilinear3d.out", "Autograd", upsample_trilinear3d_out, keyset_arg="raw")
+impl("_linalg_det", "Autograd", _linalg_det, keyset_arg="raw")
+impl("_linalg_det.result", "Autograd", _linalg_det_result, keyset_arg="raw")
+impl("_linalg_slogdet", "Autograd", _linalg_slogdet, keyset_arg="raw")
+impl("_linalg_slogdet.sign", "Autograd", _linalg_slogdet_sign, keyset_arg="raw")
+impl("_linalg_check_errors", "Autograd", _linalg_check_errors, keyset_arg="raw")
+impl("linalg_inv_ex", "Autograd", linalg_inv_ex, keyset_arg="raw")
+impl("linalg_inv_ex.inverse", "Autograd", linalg_inv_ex_inverse, keyset_arg="raw")
+impl("_linalg_solve_ex", "Autograd", _linalg_solve_ex, keyset_arg="raw")
+impl("_linalg_solve_ex.result", "Autograd", _linalg_solve_ex_result, keyset_arg="raw")
+impl("linalg_cholesky_ex", "Autograd", linalg_cholesky_ex, keyset_arg="raw")
+impl("linalg_cholesky_ex.L", "Autograd", linalg_cholesky_ex_L, keyset_arg="raw")
+impl("linalg_qr", "Autograd", linalg_qr, keyset_arg="raw")
+impl("linalg_qr.out", "Autograd", linalg_qr_out, keyset_arg="raw")
+impl("_linalg_svd", "Autograd", _linalg_svd, keyset_arg="raw")
+impl("_linalg_svd.U", "Autograd", _linalg_svd_U, keyset_arg="raw")
+impl("_linalg_eigh", "Autograd", _linalg_eigh, keyset_arg="raw")
+impl("_linalg_eigh.eigenvalues", "Autograd", _linalg_eigh_eigenvalues, keyset_arg="raw")
+impl("_fft_r2c", "Autograd", _fft_r2c, keyset_arg="raw")
+impl("_fft_r2c.out", "Autograd", _fft_r2c_out, keyset_arg="raw")
+impl("_fft_c2r", "Autograd", _fft_c2r, keyset_arg="raw")
+impl("_fft_c2r.out", "Autograd", _fft_c2r_out, keyset_arg="raw")
+impl("_fft_c2c", "Autograd", _fft_c2c, keyset_arg="raw")
+impl("_fft_c2c.out", "Autograd", _fft_c2c_out, keyset_arg="raw")
+impl("fft_fftfreq", "Autograd", fft_fftfreq, keyset_arg="raw")
+impl("fft_fftfreq.out", "Autograd", fft_fftfreq_out, keyset_arg="raw")
+impl("fft_rfftfreq", "Autograd", fft_rfftfreq, keyset_arg="raw")
+impl("fft_rfftfreq.out", "Autograd", fft_rfftfreq_out, keyset_arg="raw")
+impl("linalg_eig", "Autograd", linalg_eig, keyset_arg="raw")
+impl("linalg_eig.out", "Autograd", linalg_eig_out, keyset_arg="raw")
+impl("_linalg_eigvals", "Autograd", _linalg_eigvals, keyset_arg="raw")
+impl("linalg_eigvals.out", "Autograd", linalg_eigvals_out, keyset_arg="raw")
+impl("linalg_solve_triangular.out", "Autograd", linalg_solve_triangular_out, keyset_arg="raw")
+impl("linalg_solve_triangular", "Autograd", linalg_solve_triangular, keyset_arg="raw")

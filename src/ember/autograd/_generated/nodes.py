@@ -23,6 +23,7 @@ from ember.autograd.formulas import (
     binary_cross_entropy_with_logits_target_backward,
     block_diag_backward,
     cat_tensors_backward,
+    cholesky_backward,
     clamp_backward,
     clamp_backward_max,
     clamp_backward_min,
@@ -44,6 +45,9 @@ from ember.autograd.formulas import (
     elu_double_backward,
     embedding_dense_double_backward,
     evenly_distribute_backward,
+    fft_c2c_backward,
+    fft_c2r_backward,
+    fft_r2c_backward,
     flash_attention_cpu_backward,
     gather_backward,
     gelu_backward,
@@ -72,8 +76,17 @@ from ember.autograd.formulas import (
     leaky_relu_backward,
     lerp_scalar_self_backward,
     lerp_tensor_self_backward,
+    linalg_det_backward,
+    linalg_eig_backward,
+    linalg_eigh_backward,
+    linalg_inv_backward,
     linalg_lstsq_backward_b,
     linalg_lstsq_backward_self,
+    linalg_qr_backward,
+    linalg_solve_backward_A,
+    linalg_solve_backward_B,
+    linalg_solve_triangular_backward_A,
+    linalg_solve_triangular_backward_B,
     linalg_vector_norm_backward,
     log_sigmoid_backward,
     log_sigmoid_double_backward,
@@ -132,6 +145,7 @@ from ember.autograd.formulas import (
     silu_backward,
     sinc_backward,
     slice_backward,
+    slogdet_backward,
     smooth_l1_loss_backward,
     smooth_l1_loss_double_backward,
     soft_margin_loss_backward,
@@ -150,6 +164,7 @@ from ember.autograd.formulas import (
     sub_scalar,
     sum_backward,
     sum_to,
+    svd_backward,
     take_backward,
     tanh_backward,
     tanh_backward_output_backward,
@@ -8889,3 +8904,307 @@ class PixelUnshuffleBackward0(GeneratedNode):
         else:
             grad_0 = None
         return [grad_0]
+
+
+class LinalgDetBackward0(GeneratedNode):
+    """Backward of aten::_linalg_det."""
+
+    _saved_variables = ('_raw_saved_A', '_raw_saved_LU', '_raw_saved_pivots', '_raw_saved_result')
+    _raw_saved_A = None
+    _saved_A = SavedTensor('_raw_saved_A')
+    _raw_saved_LU = None
+    _saved_LU = SavedTensor('_raw_saved_LU')
+    _raw_saved_pivots = None
+    _saved_pivots = SavedTensor('_raw_saved_pivots')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        A = _unpack(node._raw_saved_A, node)
+        LU = _unpack(node._raw_saved_LU, node)
+        pivots = _unpack(node._raw_saved_pivots, node)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = linalg_det_backward(grad, result, A, LU, pivots)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class LinalgSlogdetBackward0(GeneratedNode):
+    """Backward of aten::_linalg_slogdet."""
+
+    _saved_variables = ('_raw_saved_A', '_raw_saved_LU', '_raw_saved_pivots', '_raw_saved_sign')
+    _raw_saved_A = None
+    _saved_A = SavedTensor('_raw_saved_A')
+    _raw_saved_LU = None
+    _saved_LU = SavedTensor('_raw_saved_LU')
+    _raw_saved_pivots = None
+    _saved_pivots = SavedTensor('_raw_saved_pivots')
+    _raw_saved_sign = None
+    _saved_sign = SavedTensor('_raw_saved_sign')
+
+    def apply(node, grads):
+        A = _unpack(node._raw_saved_A, node)
+        LU = _unpack(node._raw_saved_LU, node)
+        pivots = _unpack(node._raw_saved_pivots, node)
+        sign = _unpack(node._raw_saved_sign, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = slogdet_backward(grads[0], grads[1], A, sign, LU, pivots)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class LinalgInvExBackward0(GeneratedNode):
+    """Backward of aten::linalg_inv_ex."""
+
+    _saved_variables = ('_raw_saved_inverse',)
+    _raw_saved_inverse = None
+    _saved_inverse = SavedTensor('_raw_saved_inverse')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        inverse = _unpack(node._raw_saved_inverse, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = linalg_inv_backward(grad, inverse)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class LinalgSolveExBackward0(GeneratedNode):
+    """Backward of aten::_linalg_solve_ex."""
+
+    _saved_variables = ('_raw_saved_A', '_raw_saved_result')
+    _raw_saved_A = None
+    _saved_A = SavedTensor('_raw_saved_A')
+    _saved_left = None
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        A = _unpack(node._raw_saved_A, node)
+        left = node._saved_left
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = linalg_solve_backward_A(grad, result, A, left)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = linalg_solve_backward_B(grad, A, left)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class LinalgCholeskyExBackward0(GeneratedNode):
+    """Backward of aten::linalg_cholesky_ex."""
+
+    _saved_variables = ('_raw_saved_L',)
+    _saved_upper = None
+    _raw_saved_L = None
+    _saved_L = SavedTensor('_raw_saved_L')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        upper = node._saved_upper
+        L = _unpack(node._raw_saved_L, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = cholesky_backward(grad, upper, L)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class LinalgQrBackward0(GeneratedNode):
+    """Backward of aten::linalg_qr."""
+
+    _saved_variables = ('_raw_saved_Q', '_raw_saved_R')
+    _saved_mode = None
+    _raw_saved_Q = None
+    _saved_Q = SavedTensor('_raw_saved_Q')
+    _raw_saved_R = None
+    _saved_R = SavedTensor('_raw_saved_R')
+
+    def apply(node, grads):
+        mode = node._saved_mode
+        Q = _unpack(node._raw_saved_Q, node)
+        R = _unpack(node._raw_saved_R, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = linalg_qr_backward(grads[0], grads[1], Q, R, mode)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class LinalgSvdBackward0(GeneratedNode):
+    """Backward of aten::_linalg_svd."""
+
+    _saved_variables = ('_raw_saved_S', '_raw_saved_U', '_raw_saved_Vh')
+    _saved_full_matrices = None
+    _raw_saved_S = None
+    _saved_S = SavedTensor('_raw_saved_S')
+    _raw_saved_U = None
+    _saved_U = SavedTensor('_raw_saved_U')
+    _raw_saved_Vh = None
+    _saved_Vh = SavedTensor('_raw_saved_Vh')
+
+    def apply(node, grads):
+        full_matrices = node._saved_full_matrices
+        S = _unpack(node._raw_saved_S, node)
+        U = _unpack(node._raw_saved_U, node)
+        Vh = _unpack(node._raw_saved_Vh, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = svd_backward(grads[0], grads[1], grads[2], U, S, Vh, full_matrices)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class LinalgEighBackward0(GeneratedNode):
+    """Backward of aten::_linalg_eigh."""
+
+    _saved_variables = ('_raw_saved_eigenvalues', '_raw_saved_eigenvectors')
+    _raw_saved_eigenvalues = None
+    _saved_eigenvalues = SavedTensor('_raw_saved_eigenvalues')
+    _raw_saved_eigenvectors = None
+    _saved_eigenvectors = SavedTensor('_raw_saved_eigenvectors')
+
+    def apply(node, grads):
+        eigenvalues = _unpack(node._raw_saved_eigenvalues, node)
+        eigenvectors = _unpack(node._raw_saved_eigenvectors, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = linalg_eigh_backward(grads[0], grads[1], eigenvalues, eigenvectors)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class FftR2CBackward0(GeneratedNode):
+    """Backward of aten::_fft_r2c."""
+
+    _saved_variables = ()
+    _saved_dim = None
+    _saved_normalization = None
+    _saved_onesided = None
+    _saved_self_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        normalization = node._saved_normalization
+        onesided = node._saved_onesided
+        self_sizes = node._saved_self_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = fft_r2c_backward(grad, dim, normalization, onesided, self_sizes[dim[-1]])
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class FftC2RBackward0(GeneratedNode):
+    """Backward of aten::_fft_c2r."""
+
+    _saved_variables = ()
+    _saved_dim = None
+    _saved_normalization = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        normalization = node._saved_normalization
+        if node._next_edges[0][0] is not None:
+            grad_0 = fft_c2r_backward(grad, dim, normalization)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class FftC2CBackward0(GeneratedNode):
+    """Backward of aten::_fft_c2c."""
+
+    _saved_variables = ()
+    _saved_dim = None
+    _saved_forward = None
+    _saved_normalization = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        forward = node._saved_forward
+        normalization = node._saved_normalization
+        if node._next_edges[0][0] is not None:
+            grad_0 = fft_c2c_backward(grad, dim, normalization, forward)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class LinalgEigBackward0(GeneratedNode):
+    """Backward of aten::linalg_eig."""
+
+    _saved_variables = ('_raw_saved_eigenvalues', '_raw_saved_eigenvectors')
+    _saved_self_dtype = None
+    _raw_saved_eigenvalues = None
+    _saved_eigenvalues = SavedTensor('_raw_saved_eigenvalues')
+    _raw_saved_eigenvectors = None
+    _saved_eigenvectors = SavedTensor('_raw_saved_eigenvectors')
+
+    def apply(node, grads):
+        self_dtype = node._saved_self_dtype
+        eigenvalues = _unpack(node._raw_saved_eigenvalues, node)
+        eigenvectors = _unpack(node._raw_saved_eigenvectors, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = linalg_eig_backward(grads[0], grads[1], eigenvalues, eigenvectors, self_dtype)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class LinalgSolveTriangularBackward0(GeneratedNode):
+    """Backward of aten::linalg_solve_triangular."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result')
+    _saved_left = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _saved_unitriangular = None
+    _saved_upper = None
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        left = node._saved_left
+        self = _unpack(node._raw_saved_self, node)
+        unitriangular = node._saved_unitriangular
+        upper = node._saved_upper
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = linalg_solve_triangular_backward_B(grad, self, upper, left, unitriangular)
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = linalg_solve_triangular_backward_A(grad, self, result, upper, left, unitriangular)
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]

@@ -273,6 +273,8 @@ def to_ember(value):
 def tensor_to_torch(e):
     dtype = _torch_dtype(e.dtype)
     e = e.detach().resolve_conj().resolve_neg()
+    if e._is_zerotensor():  # torch's gradients hold ZeroTensors too (sgn's backward)
+        return torch.zeros(tuple(e.shape), dtype=dtype)
     if e.dtype in (ember.bfloat16, ember.float16):
         return torch.from_numpy(e.detach().to(ember.float32).numpy().copy()).to(dtype)
     return torch.from_numpy(np.array(e.detach().numpy(), copy=True)).to(dtype)

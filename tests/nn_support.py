@@ -22,6 +22,13 @@ def _text(value: str) -> str:
     return value.replace("ember", "torch")
 
 
+def _nan_free(values):
+    """Nested lists with each NaN as the string "nan" (NaN is unequal to itself)."""
+    if isinstance(values, list):
+        return [_nan_free(v) for v in values]
+    return "nan" if isinstance(values, float) and math.isnan(values) else values
+
+
 def plain(value):
     """``value`` as plain, comparable data."""
     if isinstance(value, (ember.Tensor, torch.Tensor)):
@@ -32,7 +39,7 @@ def plain(value):
             type(value).__name__,
             _text(str(value.dtype)),
             tuple(value.shape),
-            None if array is None else array.tolist(),
+            None if array is None else _nan_free(array.tolist()),
             value.requires_grad,
         )
     if isinstance(value, BaseException):

@@ -225,7 +225,6 @@ PROGRAMS = {
 _SCALAR_TENSOR = "PyTorch's where(mask, grad, 0) makes aten::scalar_tensor, which ember lacks"
 _BACKWARD_OP = "PyTorch calls aten::{}, which ember does not have"
 DIFFERENT = {
-    "abs": "PyTorch calls aten::sgn; ember has no sgn operator and calls sign",
     "clamp": _SCALAR_TENSOR,
     "where": _SCALAR_TENSOR,
     "masked_fill_tensor": _SCALAR_TENSOR,
@@ -233,7 +232,6 @@ DIFFERENT = {
     "index_select": _BACKWARD_OP.format("index_add"),
     "gather": _BACKWARD_OP.format("scatter_add"),
     "mse_loss": _BACKWARD_OP.format("mse_loss_backward") + "; its forward expands first",
-    "norm_1": "PyTorch calls aten::sgn; ember has no sgn operator and calls sign",
 }
 DOUBLE = ["tanh", "sigmoid", "log_softmax", "softmax", "relu", "exp", "mul", "mm", "sin", "cos"]
 DOUBLE += ["sqrt", "div", "pow_scalar", "log", "select_square", "slice_square"]

@@ -47,6 +47,12 @@ FALLTHROUGHS = {
     ).split(),
     DispatchKey.Negative: [*_COMMON, "neg_"],
 }
+# Fallthroughs in PyTorch whose ember kernels read storage as it is: they go through the
+# fallback instead (PyTorch's values; a mode sees the fallback's clones before them).
+RESOLVED_BY_THE_FALLBACK = frozenset(
+    "baddbmm baddbmm.out baddbmm_ vdot vdot.out linalg_solve_triangular "
+    "linalg_solve_triangular.out linalg_svd linalg_svd.U".split()
+)
 _NAMES = {
     DispatchKey.Conjugate: ("Conjugate", CONJ_BITS),
     DispatchKey.Negative: ("Negation", NEG_BITS),
@@ -120,6 +126,8 @@ def register() -> None:
     for key, names in FALLTHROUGHS.items():
         override(key, _fallback(key), keyset_arg="boxed_raw")
         for name in names:
+            if name in RESOLVED_BY_THE_FALLBACK:
+                continue
             overload, _, overload_name = name.partition(".")
             if dispatcher.find_schema("aten::" + overload, overload_name) is not None:
                 dispatcher.register_impl("aten::" + name, key, make_fallthrough(debug), debug)

@@ -22,7 +22,7 @@ from ember._c10.storage import Storage
 from ember._c10.thread_state import per_thread
 from ember._tensor import Tensor
 
-__all__ = ["install"]
+__all__ = ["install", "subclass_slots", "user_state"]
 
 _NOT_A_LEAF = (
     "Only Tensors created explicitly by the user (graph leaves) support the deepcopy protocol "
@@ -63,21 +63,17 @@ def _storage_copy(storage: Storage, memo: dict) -> Storage:
     return fresh
 
 
-def _user_state(tensor) -> dict:
+def user_state(tensor) -> dict:
     """The tensor's Python attributes: its __dict__ without the fields ember keeps there
     (each of them has a class-level default on Tensor)."""
     return {k: v for k, v in tensor.__dict__.items() if not hasattr(Tensor, k)}
 
 
-def _subclass_slots(cls) -> list:
-    """copyreg._slotnames of the classes below ember.Tensor (Tensor's own are its data)."""
-    names = []
-    for klass in cls.__mro__:
-        if klass is Tensor:
-            break
-        if "__slots__" in klass.__dict__:
-            names += [n for n in copyreg._slotnames(klass) if n not in names]
-    return names
+def subclass_slots(cls) -> list:
+    """copyreg._slotnames of the classes below ember.Tensor, without the slots ember's
+    TensorImpl keeps the tensor's data in."""
+    own = set(copyreg._slotnames(Tensor))
+    return [name for name in copyreg._slotnames(cls) if name not in own]
 
 
 def _copy_data(self, memo):
@@ -120,10 +116,10 @@ def deepcopy(self, memo):
         if type(self) is not Tensor:
             if type(new_tensor) is not type(self):
                 raise RuntimeError(_TYPE_CHANGED)
-            for slot in _subclass_slots(type(self)):
+            for slot in subclass_slots(type(self)):
                 if hasattr(self, slot):
                     setattr(new_tensor, slot, copy.deepcopy(getattr(self, slot), memo))
-        new_tensor.__dict__.update(copy.deepcopy(_user_state(self), memo))
+        new_tensor.__dict__.update(copy.deepcopy(user_state(self), memo))
     finally:
         state.grad_mode = enabled
     memo[id(self)] = new_tensor

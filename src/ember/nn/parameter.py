@@ -14,7 +14,7 @@ from collections import OrderedDict
 
 from ember import _tensor_str
 from ember._tensor import Tensor
-from ember._tensor_deepcopy import _user_state
+from ember._tensor_deepcopy import user_state
 from ember._torch_function import _disabled_torch_function_impl
 from ember.aten._generated import python_functions as _functions
 from ember.serialization.torch_names import register_tensor_subclass
@@ -71,7 +71,7 @@ class Parameter(Tensor, metaclass=_ParameterMeta):
 
     def __reduce_ex__(self, proto):
         # hooks are not serialised (as in PyTorch): they travel as an empty OrderedDict
-        state = {k: v for k, v in _user_state(self).items() if k not in _AUTOGRAD_FIELDS}
+        state = {k: v for k, v in user_state(self).items() if k not in _AUTOGRAD_FIELDS}
         if not state:
             return (_rebuild_parameter, (self.data, self.requires_grad, OrderedDict()))
         return (

@@ -41,20 +41,22 @@ is PyTorch's UnpicklingError.
 from __future__ import annotations
 
 import _compat_pickle
-import collections
 import io
 import os
 import pickle
 import random
+import types
 import zipfile
 
 import numpy as np
 
 from ember._c10 import dtypes
 from ember._c10.device import META, device
+from ember._c10.layout import layout
 from ember._c10.storage import Storage
 from ember._size import Size
 from ember._tensor import Tensor
+from ember.serialization.tensor_pickle import StorageRef, install
 from ember.serialization.torch_names import (
     STORAGE_NAMES,
     SUBCLASS_REDUCERS,
@@ -92,30 +94,9 @@ _ARCHIVE = "archive"
 # -- saving -----------------------------------------------------------------------
 
 
-_REBUILD_TENSOR = Global("torch._utils", "_rebuild_tensor_v2")
-
-
-def tensor_metadata(tensor) -> dict:
-    """torch._utils.get_tensor_metadata: the conjugate and negative bits that are set."""
-    metadata = {}
-    if tensor.is_conj():
-        metadata["conj"] = True
-    if tensor.is_neg():
-        metadata["neg"] = True
-    return metadata
-
-
-_REBUILD_META = Global("torch._utils", "_rebuild_meta_tensor_no_storage")
 _SIZE = Global("torch", "Size")
 _DEVICE = Global("torch", "device")
-
-
-class _StorageRef:
-    """A tensor's storage with the dtype it is viewed as: the persistent id's storage type."""
-
-    def __init__(self, storage, dtype) -> None:
-        self.storage = storage
-        self.dtype = dtype
+_GET_LAYOUT = Global("torch.serialization", "_get_layout")
 
 
 class _Pickler(pickle._Pickler):
@@ -126,6 +107,11 @@ class _Pickler(pickle._Pickler):
     def __init__(self, file, storages: dict) -> None:
         super().__init__(file, protocol=DEFAULT_PROTOCOL)
         self._storages = storages  # id(storage) -> (key, storage, dtype)
+        self._torch_names = {
+            id(value): path
+            for path, value in TORCH_GLOBALS.items()
+            if isinstance(value, types.FunctionType)
+        }
 
     def save_global_name(self, obj) -> None:
         module, name = obj.module, obj.name
@@ -138,38 +124,34 @@ class _Pickler(pickle._Pickler):
     dispatch[Global] = save_global_name
     dispatch[dtypes.dtype] = save_dtype
 
+    def save_global(self, obj, name=None) -> None:
+        """Functions ember rebuilds tensors with are written as PyTorch's names for them."""
+        path = self._torch_names.get(id(obj))
+        if path is None:
+            super().save_global(obj, name)
+            return
+        module, name = path.rsplit(".", 1)
+        self.save_global_name(Global(module, name))
+
+    dispatch[types.FunctionType] = save_global
+
     def reducer_override(self, obj):
         kind = obj.__class__
         if kind is Tensor:
-            sizes, strides = tuple(obj.shape), tuple(obj.stride())
-            if obj.device.type == "meta":
-                return _REBUILD_META, (obj.dtype, sizes, strides, obj.requires_grad)
-            if obj.device.type != "cpu":
-                raise NotImplementedError(f"ember.save: tensors on {obj.device} cannot be saved")
-            if obj.dtype.name not in STORAGE_NAMES:
-                raise NotImplementedError(f"ember.save: {obj.dtype} tensors cannot be saved")
-            ref = _StorageRef(obj.untyped_storage(), obj.dtype)
-            arguments = (
-                ref,
-                obj.storage_offset(),
-                sizes,
-                strides,
-                obj.requires_grad,
-                collections.OrderedDict(),
-            )
-            metadata = tensor_metadata(obj)  # the lazy math bits, as get_tensor_metadata
-            return _REBUILD_TENSOR, (*arguments, metadata) if metadata else arguments
+            return NotImplemented  # Tensor.__reduce_ex__ (tensor_pickle.py)
         subclass = SUBCLASS_REDUCERS.get(kind)
         if subclass is not None:
             return subclass[0], tuple(subclass[1](obj))
         if kind is Size:
             return _SIZE, (tuple(obj),)
+        if kind is layout:
+            return _GET_LAYOUT, (f"torch.{obj._name}",)
         if kind is device:
             return _DEVICE, (obj.type,) if obj.index is None else (obj.type, obj.index)
         return NotImplemented
 
     def persistent_id(self, obj):
-        if obj.__class__ is not _StorageRef:
+        if obj.__class__ is not StorageRef:
             return None
         storage, dtype = obj.storage, obj.dtype
         entry = self._storages.get(id(storage))
@@ -396,3 +378,6 @@ def load(
     finally:
         if owned:
             handle.close()
+
+
+install()  # Tensor.__reduce_ex__ and the storage's __reduce__ (tensor_pickle.py)

@@ -384,3 +384,99 @@ def test_the_usual_wrapper_leaves_unusual_calls_to_the_general_path():
             patch.setattr(S, "make_wrapper_subclass", lambda *a, c=calls, **k: c.append((a, k)))
             S._wrapper_entry(*args, **kwargs)
         assert calls == [(args, kwargs)]  # handed on unchanged
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    sizes=st.lists(st.integers(0, 4), max_size=3),
+    dtype=st.sampled_from([None, "float32", "float64", "int64", "bool", "complex128"]),
+    requires_grad=st.booleans(),
+    inference=st.booleans(),
+    give_strides=st.booleans(),
+)
+def test_the_one_frame_path_builds_what_the_general_path_builds(
+    sizes, dtype, requires_grad, inference, give_strides
+):
+    """The second usual call of a class and sizes is built in _wrapper_entry's own frame:
+    slot for slot the general path's tensor, or the general path's error."""
+    from ember import _tensor_subclass as S
+
+    class W(ember.Tensor):
+        @classmethod
+        def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
+            return NotImplemented
+
+    size = ember.Size(sizes)
+    kwargs = {"requires_grad": requires_grad}
+    if dtype is not None:
+        kwargs["dtype"] = getattr(ember, dtype)
+    if give_strides:
+        kwargs["strides"] = ember.empty(sizes).stride()
+    with ember.inference_mode(inference):
+        made = []
+        for _ in range(2):  # the first call teaches the one-frame path the class and sizes
+            try:
+                made.append(_slots(S._wrapper_entry(W, size, **kwargs)))
+            except Exception as error:  # noqa: BLE001 (compared with the general path's)
+                made.append((type(error), str(error)))
+        try:
+            general = _slots(S.make_wrapper_subclass(W, size, **kwargs))
+        except Exception as error:  # noqa: BLE001
+            general = (type(error), str(error))
+    assert made == [general, general]
+
+
+def _after_a_change(lib, change):
+    class W(lib.Tensor):
+        @classmethod
+        def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
+            return NotImplemented
+
+    base = lib.ones(2, 3)
+    results = []
+    for step in range(2):
+        if step == 1:
+            change(W, lib)
+        try:
+            made = lib.Tensor._make_wrapper_subclass(W, base.shape, strides=base.stride())
+            results.append(("ok", type(made).__name__))
+        except Exception as error:  # noqa: BLE001 (the differential compares the error)
+            results.append((type(error).__name__, _text(error)))
+    return results
+
+
+def _drop_dispatch(cls, lib):
+    del cls.__torch_dispatch__
+
+
+def _disable_dispatch(cls, lib):
+    cls.__torch_dispatch__ = lib._C._disabled_torch_dispatch_impl
+
+
+@pytest.mark.parametrize("change", [_drop_dispatch, _disable_dispatch])
+def test_a_class_that_loses_its_torch_dispatch_gets_torchs_error(change):
+    """The one-frame path remembers a class with the handler it had: a class whose
+    __torch_dispatch__ is deleted or disabled afterwards gets the general path's answer."""
+    assert _after_a_change(ember, change) == _after_a_change(torch, change)
+
+
+def test_a_storage_too_large_for_a_dtype_is_refused_on_the_one_frame_path():
+    """Sizes the one-frame path knows from a float32 wrapper overflow the storage size as
+    complex128: the general path's refusal (PyTorch wraps the byte count around instead)."""
+    from ember import _tensor_subclass as S
+
+    class W(ember.Tensor):
+        @classmethod
+        def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
+            return NotImplemented
+
+    size = ember.Size([2**60])
+    ember.Tensor._make_wrapper_subclass(W, size, dtype=ember.float32)  # 2**62 bytes: fits
+    found = []
+    for make in (ember.Tensor._make_wrapper_subclass, S.make_wrapper_subclass):
+        with pytest.raises(RuntimeError) as info:
+            make(W, size, dtype=ember.complex128)
+        found.append(str(info.value))
+    assert found[0] == found[1] == (
+        "Storage size calculation overflowed with sizes=[1152921504606846976]"
+    )

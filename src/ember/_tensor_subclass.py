@@ -26,6 +26,7 @@ from ember._c10 import dtypes as _dtypes
 from ember._c10.device import CPU
 from ember._c10.dispatch_key import DispatchKey
 from ember._c10.dispatch_key_set import DispatchKeySet
+from ember._c10.geometry import _CONTIGUOUS_STRIDES
 from ember._c10.layout import strided
 from ember._c10.py_interpreter import (
     CUSTOM_DEVICE,
@@ -154,8 +155,59 @@ def _wrapper_entry(
     cls=_UNSET, size=_UNSET, *args, strides=None, dtype=None, device=None,
     requires_grad=False, layout=strided, **kwargs,
 ):  # fmt: skip
-    """Tensor._make_wrapper_subclass: the usual call (``_usual_wrapper``) with its keywords
-    bound by Python itself; any other goes to ``make_wrapper_subclass`` unchanged."""
+    """Tensor._make_wrapper_subclass: the usual call (see ``_usual_wrapper``) built here, in
+    one frame, with its keywords bound by Python itself; any other call goes to
+    ``make_wrapper_subclass`` unchanged."""
+    if (
+        not args
+        and not kwargs
+        and size.__class__ is Size  # ints, checked when it was made
+        and isinstance(cls, type)
+        and cls in _USUAL_CLASSES
+        and (requires_grad is False or requires_grad is True)
+        and layout is strided
+        and (dtype is None or dtype.__class__ is _DTYPE)
+        and (device is None or device is CPU)
+        # still the __torch_dispatch__ it had when _usual_wrapper accepted it
+        and getattr(cls, "__torch_dispatch__", None) == _USUAL_CLASSES[cls]
+    ):
+        if dtype is None:
+            dtype = _dtypes.get_default_dtype()
+        sizes = tuple(size)
+        contiguous = _CONTIGUOUS_STRIDES.get(sizes)
+        numel = _CONTIGUOUS_NUMEL.get(sizes)
+        if (
+            numel is not None
+            and (strides is None or strides is contiguous)  # a tensor's own stride()
+            and (not requires_grad or dtype.is_floating_point or dtype.is_complex)
+            and numel * dtype.itemsize <= _STORAGE_MAX
+        ):
+            # TensorImpl._from_storage's fields, inline, for a contiguous layout of sizes
+            # seen before
+            storage = _new_object(Storage)
+            storage.data = None
+            storage.nbytes = numel * dtype.itemsize
+            storage.device = CPU
+            storage._data_ptr = None
+            storage.resizable = True
+            self = _new_object(cls)
+            self._storage = storage
+            self._array = None
+            self._sizes = sizes
+            self._strides = contiguous
+            self._storage_offset = 0
+            self.dtype = dtype
+            self.device = CPU
+            if per_thread.state.inference_mode:
+                self._key_bits = _CPU_INFERENCE_WRAPPER_BITS
+                self._is_inference = True
+            else:
+                self._key_bits = _CPU_WRAPPER_BITS
+                self._is_inference = False
+            self._requires_grad = requires_grad
+            self._grad_fn = None
+            self._python_dispatch = True
+            return self
     if not args and not kwargs and size is not _UNSET:
         made = _usual_wrapper(cls, size, strides, dtype, device, requires_grad, layout)
         if made is not None:
@@ -170,6 +222,15 @@ def _wrapper_entry(
         if value is not default
     }  # fmt: skip
     return make_wrapper_subclass(*call, *args, **named, **kwargs)
+
+
+# Classes _usual_wrapper has accepted, with the __torch_dispatch__ it found: the one-frame
+# path above takes them while that handler is still the class's.
+_USUAL_CLASSES: dict = {}
+# sizes -> element count, for the sizes _usual_wrapper has made contiguous wrappers of
+_CONTIGUOUS_NUMEL: dict = {}
+_CPU_WRAPPER_BITS = device_key_bits(CPU, False) | PYTHON_KEY_BITS
+_CPU_INFERENCE_WRAPPER_BITS = device_key_bits(CPU, True) | PYTHON_KEY_BITS
 
 
 def _usual_wrapper(cls, size, strides, dtype, device, requires_grad, layout):
@@ -205,6 +266,11 @@ def _usual_wrapper(cls, size, strides, dtype, device, requires_grad, layout):
         if n.__class__ is not int or n < 0:
             return None
         numel *= n
+    if len(_USUAL_CLASSES) < 4096:
+        _USUAL_CLASSES[cls] = handler
+    if len(_CONTIGUOUS_NUMEL) < 4096:
+        contiguous_strides(sizes)  # for the one-frame path: its strides, cached
+        _CONTIGUOUS_NUMEL[sizes] = numel
     itemsize = dtype.itemsize
     if strides is None:
         strides = contiguous_strides(sizes)

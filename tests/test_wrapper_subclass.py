@@ -477,6 +477,8 @@ def test_a_storage_too_large_for_a_dtype_is_refused_on_the_one_frame_path():
         with pytest.raises(RuntimeError) as info:
             make(W, size, dtype=ember.complex128)
         found.append(str(info.value))
-    assert found[0] == found[1] == (
-        "Storage size calculation overflowed with sizes=[1152921504606846976]"
+    assert (
+        found[0]
+        == found[1]
+        == ("Storage size calculation overflowed with sizes=[1152921504606846976]")
     )

@@ -188,3 +188,26 @@ def test_line(text: str) -> int:
 
 
 test_line.__test__ = False  # a helper, not a test
+
+
+def test_a_python_key_call_made_before_the_trace_still_shows_every_step():
+    """The PythonTLSSnapshot kernel is specialised with the handle's redispatch inline while
+    no trace is active; switching a trace on must bring back the traced redispatch step from
+    PythonTLSSnapshot to Python, for an operator whose kernel was cached before."""
+    from ember.utils._python_dispatch import TorchDispatchMode
+
+    class PassThrough(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            return func(*args, **(kwargs or {}))
+
+    x = ember.ones(2)
+    with PassThrough():
+        x.sin()  # caches the untraced snapshot kernel
+        with ember.dispatch.trace() as recorded:
+            x.sin()
+    lines = recorded.text().splitlines()
+    assert lines[0] == " [call] op=[aten::sin], key=[PythonTLSSnapshot]"
+    assert lines[1:3] == [
+        "  [redispatch] op=[aten::sin], key=[AutogradCPU]",  # the snapshot's step
+        "   [redispatch] op=[aten::sin], key=[Python]",
+    ]

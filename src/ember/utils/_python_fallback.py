@@ -54,7 +54,7 @@ from ember._c10.dispatch_key import DispatchKey
 from ember._c10.dispatch_key_set import full_after_bits, functionality_bit
 from ember._c10.tensor_impl import TensorImpl
 from ember._c10.thread_state import per_thread
-from ember._dispatch import builtin_fallbacks
+from ember._dispatch import builtin_fallbacks, trace
 from ember._dispatch.dispatcher import SPECIALIZE
 from ember._dispatch.python_returns import _tensor as _one_tensor
 from ember._dispatch.python_returns import returns_converter
@@ -98,16 +98,47 @@ def make(handle, after, per_thread):
     return snapshot
 """
 
+# The same with the handle's redispatch inline (its cache lookup and call): made while no
+# trace is active, as the handle's untraced redispatch is then what it would call. A trace
+# switching on rebuilds every handle and clears the caches this kernel sits in, so the
+# next call specialises the traced form above (Note [Kernels specialised per operator]).
+_SNAPSHOT_INLINE_SOURCE = """
+def make(handle, after, per_thread):
+    cache, slow = handle._redispatch_cache, handle._slow_redispatch
+
+    def snapshot(bits, {params}):
+        ts = per_thread.state
+        bits &= after
+        try:
+            fn, mode, _ = cache[bits]
+        except KeyError:
+            fn, mode, _ = slow(bits)
+        if ts.tls_on_entry is not None:
+            if mode is None:
+                return fn({params})
+            return fn(bits, {params})
+        ts.tls_on_entry = (ts.included, ts.excluded)
+        try:
+            if mode is None:
+                return fn({params})
+            return fn(bits, {params})
+        finally:
+            ts.tls_on_entry = None
+
+    return snapshot
+"""
+
 
 # inside the package, as a trace's caller search expects of ember's frames
 _SNAPSHOT_FILENAME = os.path.join(os.path.dirname(__file__), "<PythonTLSSnapshot fallback>")
 
 
 @functools.cache
-def _snapshot_factory(arity: int):
+def _snapshot_factory(arity: int, inline: bool):
     """``python_tls_snapshot_fallback`` for operators of ``arity`` arguments."""
     namespace: dict = {}
-    source = _SNAPSHOT_SOURCE.format(params=", ".join(f"a{i}" for i in range(arity)))
+    template = _SNAPSHOT_INLINE_SOURCE if inline else _SNAPSHOT_SOURCE
+    source = template.format(params=", ".join(f"a{i}" for i in range(arity)))
     exec(compile(source, _SNAPSHOT_FILENAME, "exec"), namespace)
     return namespace["make"]
 
@@ -117,7 +148,8 @@ def _specialize_snapshot(handle, arity: int):
     partial on every call (Note [Kernels specialised per operator])."""
     if not 0 < arity <= 16:
         return None
-    return _snapshot_factory(arity)(handle, _AFTER_SNAPSHOT, per_thread), "raw"
+    make = _snapshot_factory(arity, not trace.is_active())
+    return make(handle, _AFTER_SNAPSHOT, per_thread), "raw"
 
 
 setattr(python_tls_snapshot_fallback, SPECIALIZE, _specialize_snapshot)

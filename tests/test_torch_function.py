@@ -7,6 +7,7 @@ with ``ember`` read as ``torch`` and object addresses dropped.
 
 from __future__ import annotations
 
+import contextlib
 import re
 
 import pytest
@@ -560,3 +561,32 @@ def test_an_overriding_index_or_value_of_an_exact_tensor_is_asked(case):
         return result, log, a.tolist(), [str(w.message)[:40] for w in caught]
 
     _both(scenario)
+
+
+def test_the_bindings_plain_tensor_test_is_not_overrides():
+    """aten.binding.plain_tensor inlines ``isinstance(v, Tensor) and not overrides(v)`` for
+    the bindings' fast paths: the two agree for every kind of argument and state."""
+    from ember._torch_function import overrides
+    from ember.aten.binding import plain_tensor
+
+    class Sub(ember.Tensor):
+        pass
+
+    class Custom(ember.Tensor):
+        @classmethod
+        def __torch_function__(cls, func, types, args=(), kwargs=None):
+            return NotImplemented
+
+    class Disabled(ember.Tensor):
+        __torch_function__ = ember._C._disabled_torch_function_impl
+
+    class NoHandler(ember.Tensor):
+        __torch_function__ = None
+
+    values = [ember.ones(1), 3, None, [ember.ones(1)], "s"]
+    values += [ember.ones(1).as_subclass(c) for c in (Sub, Custom, Disabled, NoHandler)]
+    for guard in (None, ember._C.DisableTorchFunctionSubclass, ember._C.DisableTorchFunction):
+        with guard() if guard is not None else contextlib.nullcontext():
+            for value in values:
+                expected = isinstance(value, ember.Tensor) and not overrides(value)
+                assert plain_tensor(value) is expected, (guard, type(value))

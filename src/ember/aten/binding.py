@@ -15,7 +15,8 @@ from ember._c10.device import check_linked, device_lazy_init
 from ember._c10.tls import AutoDispatchBelowADInplaceOrView
 from ember._dispatch.dispatcher import dispatcher
 from ember._tensor import Tensor
-from ember._torch_function import overrides
+from ember._torch_function import ENABLED, _disabled_torch_function_impl
+from ember._torch_function import _State as _tf_state
 
 
 def handle(overload: str):
@@ -74,7 +75,15 @@ def plain_tensor(value) -> bool:
     """A Tensor parameter's argument that the parser takes as it is, for a binding's fast
     path: a tensor (subclass) that does not override __torch_function__ (Note [Torch
     function checks]); an exact Tensor the caller tests first, inline."""
-    return isinstance(value, Tensor) and not overrides(value)
+    if not isinstance(value, Tensor):
+        return False
+    cls = value.__class__  # not overrides(value), inline: every subclass argument runs this
+    if cls in _tf_state.plain:
+        return True
+    handler = getattr(cls, "__torch_function__", None)
+    if handler is None or handler is _disabled_torch_function_impl:
+        return True
+    return _tf_state.local.disabled != ENABLED
 
 
 def check_target_device(device) -> None:

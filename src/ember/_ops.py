@@ -14,6 +14,7 @@ current registrations.
 
 from __future__ import annotations
 
+import operator
 import os
 import types
 
@@ -35,19 +36,21 @@ def _is_view(schema) -> bool:
 
 # inside the package, so a trace's caller search passes over these frames as ember's
 _FAST_FILENAME = os.path.join(os.path.dirname(__file__), "<OpOverload fast call>")
-_NOT_FAST = object()  # what an OpOverload's ``_fast`` returns for a call it leaves to bind
 
 
-def _fast_call(handle, exact: tuple | None, tails: dict):
-    """Note [OpOverload fast path] as one function per overload: ``fast(args)`` tests the
-    positional arguments' exact types for each count a fast call may give and calls the
-    handle with them (and the defaults bind would append), else returns ``_NOT_FAST``.
-    The handle's ``call`` is read on every call (tracing swaps it)."""
+def _fast_call(handle, exact: tuple | None, tails: dict, general, raise_as_pybind):
+    """Note [OpOverload fast path] as one function per overload, the overload's own
+    ``__call__``: ``call(*args, **kwargs)`` tests the positional arguments' exact types for
+    each count a fast call may give and calls the handle with them (and the defaults bind
+    would append); any other call goes to ``general(args, kwargs)``. The handle's ``call``
+    is read on every call (tracing swaps it)."""
     cases = dict(tails)
     if exact is not None:
         cases[len(exact)] = (exact, ())
-    constants = {"handle": handle, "_NOT_FAST": _NOT_FAST}
-    lines = ["def fast(args):", "    n = len(args)"]
+    constants = {"handle": handle, "general": general, "raise_as_pybind": raise_as_pybind}
+    lines = ["def call(*args, **kwargs):"]
+    if cases:
+        lines += ["    if not kwargs:", "        n = len(args)"]
     for number, (count, (kinds, tail)) in enumerate(sorted(cases.items())):
         values = [f"args[{i}]" for i in range(count)]
         for i, kind in enumerate(kinds):
@@ -56,12 +59,17 @@ def _fast_call(handle, exact: tuple | None, tails: dict):
             constants[f"d{count}_{i}"] = default
         test = " and ".join(f"type(args[{i}]) is k{count}_{i}" for i in range(count)) or "True"
         passed = ", ".join(values + [f"d{count}_{i}" for i in range(len(tail))])
-        lines.append(f"    {'if' if number == 0 else 'elif'} n == {count}:")
-        lines.append(f"        if {test}:")
-        lines.append(f"            return handle.call({passed})")
-    lines.append("    return _NOT_FAST")
+        lines.append(f"        {'if' if number == 0 else 'elif'} n == {count} and {test}:")
+        lines += [
+            "            try:",
+            f"                return handle.call({passed})",
+            "            except RuntimeError as error:",
+            "                raise_as_pybind(error)",
+            "                raise",
+        ]
+    lines.append("    return general(args, kwargs)")
     exec(compile("\n".join(lines), _FAST_FILENAME, "exec"), constants)
-    return constants["fast"]
+    return constants["call"]
 
 
 class OpOverload:
@@ -107,7 +115,9 @@ class OpOverload:
         # arguments given, the defaults appended)
         prefix, tails = schema._plan.default_tails_after_exact(Tensor)
         self._default_tails = {given: (prefix[:given], tail) for given, tail in tails.items()}
-        self._fast = _fast_call(handle, self._exact_types, self._default_tails)
+        self._call = _fast_call(
+            handle, self._exact_types, self._default_tails, self._bound_call, _raise_as_pybind
+        )
 
     def name(self) -> str:
         return self._schema.qualified_name
@@ -120,12 +130,14 @@ class OpOverload:
     def op(self) -> OperatorHandle:
         return self._op
 
-    def __call__(self, /, *args, **kwargs):
+    # Calling an overload runs its own generated ``_call`` (Note [OpOverload fast path]):
+    # Python finds __call__ on the class, and this property hands it the instance's
+    # function through a C getter, so the call costs that function's frame alone.
+    __call__ = property(operator.attrgetter("_call"))
+
+    def _bound_call(self, args: tuple, kwargs: dict):
+        """A call the fast path leaves: ``bind`` converts and checks the arguments."""
         try:
-            if not kwargs:
-                result = self._fast(args)
-                if result is not _NOT_FAST:
-                    return result
             try:
                 full = self._schema.bind(args, kwargs)
             except RuntimeError:

@@ -41,8 +41,10 @@ browser:
 	  echo '!!! (as root: apt-get install chromium; .ci/run does this)' >&2; }
 
 # pytest exits 5 when it collected no test; make fails on any non-zero status, that one too.
+# Two workers (the CI machine's two cores), each given whole files (--dist loadfile): a
+# file's module-scoped fixtures (a dask LocalCluster, the browser) start once, in one worker.
 test: lint browser
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2 --dist loadfile
 
 agreement: $(STAMP) ; $(BIN)/python benchmarks/agreement.py $(ARGS)
 

@@ -98,13 +98,12 @@ UNARY = ["floor", "ceil", "trunc", "fix", "frac", "round", "sgn", "signbit", "po
 # c10::Half arithmetic (one ulp off float32-then-round); torch's bfloat16 NaN from a float64
 # NaN carries the sign bit (copysign sees it); complex logaddexp, log1p and float_power
 # formulas of PyTorch that ember does not reproduce (logaddexp refuses, the others differ
-# at complex infinities); fmax / fmin / clamp_min / clamp_max keep another zero than
-# PyTorch on a (0, -0) tie; Hurwitz zeta for a negative non-integer q (SciPy's continuation
+# at complex infinities); clamp_min / clamp_max keep another zero than PyTorch's vector
+# loop on a (0, -0) tie (Note [Signed zeros on ties]); Hurwitz zeta for a negative non-integer q (SciPy's continuation
 # differs from Math.h's series); digamma / i0 into a float64 out= keep other zero signs.
 KNOWN = {("special.i0e", "float16"), ("special.log1p", "complex64"), ("copysign", "bfloat16"),
          ("logaddexp", "complex64"), ("float_power", "complex64"), ("nextafter", "float16"),
-         ("fmax", "float16"), ("fmax", "float32"), ("fmax", "float64"), ("fmin", "float16"),
-         ("fmin", "float32"), ("fmin", "float64"), ("clamp_min", "float32"),
+         ("clamp_min", "float32"),
          ("clamp_min", "float64"), ("clamp_max", "float32"), ("clamp_max", "float64"),
          ("special.zeta", "float32"), ("special.zeta", "float64"),
          ("special.zeta(2.5, x)", "float64"), ("special.zeta(2.5, x)", "float32"),
@@ -409,3 +408,23 @@ def test_isin(call):
             tuple(t[1].shape),
             str(t[1].dtype)[-4:],
         )
+
+
+@pytest.mark.parametrize("n", [5, 67, 200, 1000])
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64"])
+@pytest.mark.parametrize("name", ["fmax", "fmin"])
+def test_fmax_fmin_keep_torchs_zero_on_ties_at_every_length(name, dtype, n):
+    """fmax / fmin have no vector loop in PyTorch: on a tie of two zeros every element keeps
+    std::fmax's choice (self for float16/32/64, other for bfloat16), where NumPy's SIMD
+    loop picks by position."""
+
+    def run(lib):
+        a, b = lib.zeros(n, dtype=getattr(lib, dtype)), lib.zeros(n, dtype=getattr(lib, dtype))
+        a[::2] = -0.0
+        b[1::3] = -0.0
+        a[7::11] = float("nan")
+        return getattr(lib, name)(a, b)
+
+    ours, theirs = run(ember), run(torch)
+    assert ours.signbit().tolist() == theirs.signbit().tolist()
+    assert ours.isnan().tolist() == theirs.isnan().tolist()

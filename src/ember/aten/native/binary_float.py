@@ -22,6 +22,7 @@ from ember.aten.binding import scalar_to_tensor
 from ember.aten.native import at
 from ember.aten.native.unary_math import binary_float_kernel, check_dtype, operand_values
 from ember.aten.ufunc_loops import quiet, store
+from ember.aten.ufunc_minmax import has_zero
 from ember.aten.ufunc_special import check_integer_divisor, not_implemented_for
 
 __all__ = [
@@ -182,13 +183,23 @@ lcm_out = _integer_kernel("lcm_cpu", np.lcm)
 
 
 def _nan_ignoring(kernel: str, formula, fallback):
+    """fmax / fmin: NumPy's NaN-ignoring ufunc, with PyTorch's zero on a tie of two zeros.
+    fmax_kernel has no vector loop: every element is ``std::fmax(a, b)``, which keeps ``a``
+    on a tie for float16, float32 and float64 and ``b`` for bfloat16 (c10::BFloat16's
+    comparison-based fmax), whatever the length -- where NumPy's SIMD loop keeps either."""
+
     @quiet
     def run(meta, self, other, out) -> None:
         dtype = meta.compute_dtype
         if not dtype.is_floating_point:  # fmax_kernel: integral types are maximum / minimum
             fallback(meta, self, other, out)
             return
-        store(out, formula(operand_values(meta, self), operand_values(meta, other)), meta)
+        a, b = operand_values(meta, self), operand_values(meta, other)
+        result = formula(a, b)
+        if has_zero(a) and has_zero(b):  # only two zeros can tie with different bits
+            kept = b if dtype is dtypes.bfloat16 else a
+            result = np.where(np.equal(a, b), kept, result)
+        store(out, result, meta)
 
     return run
 

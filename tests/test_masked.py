@@ -82,6 +82,8 @@ CASES = {
     "sum dim ()": ("float64", lambda lib, x: lib.masked.sum(x, (), mask=_m(lib))),
     "sum 0-dim": ("float64", lambda lib, x: lib.masked.sum(x[0, 0], mask=lib.tensor(False))),
     "sum int mask": ("float64", lambda lib, x: lib.masked.sum(x, 1, mask=lib.tensor([1, 0, 2, 0]))),
+    "sum float mask": ("float64", lambda lib, x: lib.masked.sum(x, 0, mask=_m(lib).double())),
+    "sum keepdim None": ("float64", lambda lib, x: lib.masked.sum(x, 1, keepdim=None, mask=_m(lib))),
     "prod": ("float64", lambda lib, x: lib.masked.prod(x, 1, mask=_m(lib))),
     "prod dims": ("int16", lambda lib, x: lib.masked.prod(x, (0, 1), keepdim=True, mask=_m(lib))),
     "prod float dims": ("float64", lambda lib, x: lib.masked.prod(x, (1, 0), mask=_m(lib))),
@@ -205,6 +207,13 @@ ERRORS = {
     "input_mask without mask": lambda lib: lib.masked._input_mask(_x(lib)),
     "output_mask of a non-masked op": lambda lib: lib.masked._output_mask(_not_masked, _x(lib), mask=_m(lib)),
     "output_mask of a non-callable": lambda lib: lib.masked._output_mask(3, _x(lib), mask=_m(lib)),
+    "sum of a list": lambda lib: lib.masked.sum([1.0], 0),
+    "prod of a list": lambda lib: lib.masked.prod([1.0], 0),
+    "amax of a list": lambda lib: lib.masked.amax([1.0], 0),
+    "var of a list": lambda lib: lib.masked.var([1.0], 0),
+    "logaddexp with a list": lambda lib: lib.masked.logaddexp(_x(lib), [1.0]),
+    "var with a list mask": lambda lib: lib.masked.var(_x(lib), 0, mask=[True]),
+    "sum with a float dim": lambda lib: lib.masked.sum(_x(lib), 1.5),
     "identity of an unknown op": lambda lib: lib.masked._reduction_identity("cummax", _x(lib)),
 }  # fmt: skip
 
@@ -264,7 +273,7 @@ def _operators(lib, fn):
     "name",
     ["sum", "sum all", "prod dims", "prod float dims", "amax", "argmax", "mean", "mean no mask",
      "median", "median int", "norm", "var", "var int", "std", "softmax", "softmin",
-     "normalize", "logaddexp", "cumsum", "logsumexp", "sum int mask"],
+     "normalize", "logaddexp", "cumsum", "logsumexp", "sum int mask", "sum float mask"],
 )  # fmt: skip
 @pytest.mark.parametrize("grad", [False, True])
 def test_dispatch_sequence_against_torch(name, grad):

@@ -50,10 +50,13 @@ _REDUCTIONS = frozenset(
 _NORMALIZATIONS = frozenset(("softmax", "log_softmax", "softmin", "normalize", "cumsum", "cumprod"))
 
 
-def refuse_layouts(name: str, *tensors) -> None:
-    """NotImplementedError for a non-strided input or mask: PyTorch's sparse branches."""
-    for t in tensors:
-        layout = getattr(t, "layout", strided)
+def refuse_layouts(name: str, *inputs, masks=()) -> None:
+    """NotImplementedError for a non-strided input or mask: PyTorch's sparse branches.
+    An input's layout is read as PyTorch reads it (a non-tensor fails there); a mask that
+    is no tensor fails later, where PyTorch's code fails on it."""
+    layouts = [t.layout for t in inputs]
+    layouts += [getattr(m, "layout", strided) for m in masks]
+    for layout in layouts:
         if layout is not strided:
             raise NotImplementedError(
                 f"{prefix()}.masked.{name}: {layout} tensors are not supported "
@@ -156,9 +159,9 @@ def _input_mask(input, *args, **kwargs):  # noqa: A002
                 "_input_mask expected broadcastable mask "
                 "(got mask dimensionality higher than of the input)"
             )
-        refuse_layouts("_input_mask", mask)
+        refuse_layouts("_input_mask", masks=(mask,))
         mask = _functions.broadcast_to(mask.clone(), input.shape).to(dtype=_dtypes.bool)
-    refuse_layouts("_input_mask", mask)
+    refuse_layouts("_input_mask", masks=(mask,))
     return mask.to(dtype=_dtypes.bool)
 
 

@@ -22,48 +22,48 @@ __all__ = ["cumsum", "cumprod", "softmax", "log_softmax", "softmin", "normalize"
 
 
 def cumsum(input, dim, *, dtype=None, mask=None):  # noqa: A002
-    refuse_layouts("cumsum", input, mask)
     dtype = input.dtype if dtype is None else dtype
+    refuse_layouts("cumsum", input, masks=(mask,))
     index = _canonical_dim(dim, input.ndim)[0]
     mask_input = _combine_input_and_mask(_sum, input, mask)
     return _functions.cumsum(mask_input, index, dtype=dtype).to(dtype=dtype)
 
 
 def cumprod(input, dim, *, dtype=None, mask=None):  # noqa: A002
-    refuse_layouts("cumprod", input, mask)
     dtype = input.dtype if dtype is None else dtype
+    refuse_layouts("cumprod", input, masks=(mask,))
     index = _canonical_dim(dim, input.ndim)[0]
     mask_input = _combine_input_and_mask(prod, input, mask)
     return _functions.cumprod(mask_input, index, dtype=dtype).to(dtype=dtype)
 
 
 def softmax(input, dim, *, dtype=None, mask=None):  # noqa: A002
-    refuse_layouts("softmax", input, mask)
     dtype = input.dtype if dtype is None else dtype
+    refuse_layouts("softmax", input, masks=(mask,))
     index = _canonical_dim(dim, input.ndim)[0]
     mask_input = _combine_input_and_mask(amax, input, mask)
     return _F.softmax(mask_input, index, dtype=dtype)
 
 
 def log_softmax(input, dim, *, dtype=None, mask=None):  # noqa: A002
-    refuse_layouts("log_softmax", input, mask)
     dtype = input.dtype if dtype is None else dtype
+    refuse_layouts("log_softmax", input, masks=(mask,))
     index = _canonical_dim(dim, input.ndim)[0]
     mask_input = _combine_input_and_mask(amax, input, mask)
     return _F.log_softmax(mask_input, index, dtype=dtype)
 
 
 def softmin(input, dim, *, dtype=None, mask=None):  # noqa: A002
-    refuse_layouts("softmin", input, mask)
     dtype = input.dtype if dtype is None else dtype
+    refuse_layouts("softmin", input, masks=(mask,))
     index = _canonical_dim(dim, input.ndim)[0]
     mask_input = _combine_input_and_mask(amin, input, mask)
     return _F.softmin(mask_input, index, dtype=dtype)
 
 
 def normalize(input, ord, dim, *, eps=1e-12, dtype=None, mask=None):  # noqa: A002
-    refuse_layouts("normalize", input, mask)
     dtype = input.dtype if dtype is None else dtype
+    refuse_layouts("normalize", input, masks=(mask,))
     mask_input = _combine_input_and_mask(_sum, input, mask)
     denominator = norm(input, ord, dim, keepdim=True, dtype=dtype, mask=mask)
     denominator = _functions.maximum(denominator, denominator.new_full([], eps))

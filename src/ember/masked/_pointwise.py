@@ -22,8 +22,8 @@ def logaddexp(input, other, *, dtype=None, input_mask=None, other_mask=None):  #
     Each mask is boolean, broadcastable to its tensor, and of no more dimensions; None
     keeps every element. `dtype` is the result's dtype (cast after the operation).
     """
-    refuse_layouts("logaddexp", input, other, input_mask, other_mask)
     dtype = input.dtype if dtype is None else dtype
+    refuse_layouts("logaddexp", input, other, masks=(input_mask, other_mask))
     mask_input = _combine_input_and_mask(logaddexp, input, input_mask)
     mask_other = _combine_input_and_mask(logaddexp, other, other_mask)
     return _functions.logaddexp(mask_input, mask_other).to(dtype=dtype)

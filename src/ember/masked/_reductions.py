@@ -45,7 +45,7 @@ def _promoted(input, dtype):  # noqa: A002
 
 
 def sum(input, dim=None, *, keepdim=False, dtype=None, mask=None):  # noqa: A001,A002
-    refuse_layouts("sum", input, mask)
+    refuse_layouts("sum", input, masks=(mask,))
     dtype = _promoted(input, dtype)
     dims = _canonical_dim(dim, input.ndim)
     mask_input = _combine_input_and_mask(sum, input, mask)
@@ -53,7 +53,7 @@ def sum(input, dim=None, *, keepdim=False, dtype=None, mask=None):  # noqa: A001
 
 
 def prod(input, dim=None, *, keepdim=False, dtype=None, mask=None):  # noqa: A002
-    refuse_layouts("prod", input, mask)
+    refuse_layouts("prod", input, masks=(mask,))
     dtype = _promoted(input, dtype)
     dims = _canonical_dim(dim, input.ndim)
     result = _combine_input_and_mask(prod, input, mask).to(dtype=dtype)
@@ -63,31 +63,31 @@ def prod(input, dim=None, *, keepdim=False, dtype=None, mask=None):  # noqa: A00
 
 
 def amax(input, dim=None, *, keepdim=False, dtype=None, mask=None):  # noqa: A002
-    refuse_layouts("amax", input, mask)
     dtype = input.dtype if dtype is None else dtype
+    refuse_layouts("amax", input, masks=(mask,))
     mask_input = _combine_input_and_mask(amax, input, mask)
     dims = _canonical_dim(dim, mask_input.ndim)
     return _functions.amax(mask_input, dims, bool(keepdim)).to(dtype=dtype)
 
 
 def amin(input, dim=None, *, keepdim=False, dtype=None, mask=None):  # noqa: A002
-    refuse_layouts("amin", input, mask)
     dtype = input.dtype if dtype is None else dtype
+    refuse_layouts("amin", input, masks=(mask,))
     mask_input = _combine_input_and_mask(amin, input, mask)
     dims = _canonical_dim(dim, mask_input.ndim)
     return _functions.amin(mask_input, dims, bool(keepdim)).to(dtype=dtype)
 
 
 def argmax(input, dim=None, *, keepdim=False, dtype=None, mask=None):  # noqa: A002
-    refuse_layouts("argmax", input, mask)
     dtype = input.dtype if dtype is None else dtype  # the indices are cast to it, as in PyTorch
+    refuse_layouts("argmax", input, masks=(mask,))
     mask_input = _combine_input_and_mask(argmax, input, mask)
     return _functions.argmax(mask_input, dim, bool(keepdim)).to(dtype=dtype)
 
 
 def argmin(input, dim=None, *, keepdim=False, dtype=None, mask=None):  # noqa: A002
-    refuse_layouts("argmin", input, mask)
     dtype = input.dtype if dtype is None else dtype
+    refuse_layouts("argmin", input, masks=(mask,))
     mask_input = _combine_input_and_mask(argmin, input, mask)
     return _functions.argmin(mask_input, dim, bool(keepdim)).to(dtype=dtype)
 
@@ -101,7 +101,7 @@ def mean(input, dim=None, *, keepdim=False, dtype=None, mask=None):  # noqa: A00
             f"mean(): Could not infer output dtype. {source} dtype must be either "
             f"a floating point or complex dtype. Got: {dtype}"
         )
-    refuse_layouts("mean", input, mask)
+    refuse_layouts("mean", input, masks=(mask,))
     if mask is None:
         ones = _functions.ones(input.shape, dtype=_dtypes.int64, device=input.device)
         count = sum(ones, dim, keepdim=keepdim)
@@ -114,8 +114,8 @@ def mean(input, dim=None, *, keepdim=False, dtype=None, mask=None):  # noqa: A00
 
 
 def median(input, dim=-1, *, keepdim=False, dtype=None, mask=None):  # noqa: A002
-    refuse_layouts("median", input, mask)
     dtype = input.dtype if dtype is None else dtype
+    refuse_layouts("median", input, masks=(mask,))
     index = _canonical_dim(dim, input.ndim)[0]
     is_float = input.is_floating_point()
     if not is_float:
@@ -132,16 +132,16 @@ def median(input, dim=-1, *, keepdim=False, dtype=None, mask=None):  # noqa: A00
 
 
 def logsumexp(input, dim=None, *, keepdim=False, dtype=None, mask=None):  # noqa: A002
-    refuse_layouts("logsumexp", input, mask)
     dtype = input.dtype if dtype is None else dtype
+    refuse_layouts("logsumexp", input, masks=(mask,))
     dims = _canonical_dim(dim, input.ndim)
     mask_input = _combine_input_and_mask(logsumexp, input, mask)
     return _functions.logsumexp(mask_input, dims, keepdim=keepdim).to(dtype=dtype)
 
 
 def norm(input, ord=2.0, dim=None, *, keepdim=False, dtype=None, mask=None):  # noqa: A002
-    refuse_layouts("norm", input, mask)
     dtype = input.dtype if dtype is None else dtype
+    refuse_layouts("norm", input, masks=(mask,))
     mask_input = _combine_input_and_mask(norm, input, mask, ord)
     dims = _canonical_dim(dim, input.ndim)
     return _linalg.linalg_vector_norm(mask_input, ord, dims, bool(keepdim), dtype=dtype)

@@ -35,7 +35,7 @@ def _std_var(input, dim, unbiased, *, correction, keepdim, dtype, mask, take_sqr
     compute_dtype = dtype
     if not (compute_dtype.is_floating_point or compute_dtype.is_complex):
         compute_dtype = _dtypes.float32
-    refuse_layouts("std" if take_sqrt else "var", input, mask)
+    refuse_layouts("std" if take_sqrt else "var", input, masks=(mask,))
     if mask is None:
         inmask = None
         ones = _functions.ones(input.shape, dtype=_dtypes.int64, device=input.device)

@@ -399,3 +399,48 @@ def test_hypothesis_against_torch(problem, name):
         return lib.cat([result.detach().reshape(-1), grad.reshape(-1)])
 
     same_outcome(call)
+
+
+def _typed(values, dtype_name, seed):
+    rng = np.random.default_rng(seed + 1)
+    if dtype_name == "bool":
+        return values > 0
+    if dtype_name == "uint8":
+        return np.abs(np.round(values)).astype(np.uint8)
+    if dtype_name.startswith("int"):
+        return np.round(values).astype(dtype_name)
+    if dtype_name.startswith("complex"):
+        return (values + 1j * rng.normal(size=values.shape)).astype(dtype_name)
+    return values.astype(dtype_name)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    problem=masked_problems(),
+    name=st.sampled_from(REDUCTIONS + ALONG_ONE_DIM),
+    dtype_name=st.sampled_from(["float32", "int64", "int16", "uint8", "bool", "complex128"]),
+    with_dtype=st.sampled_from([None, "float64", "int64"]),
+)
+def test_hypothesis_dtypes_against_torch(problem, name, dtype_name, with_dtype):
+    """Values, result dtypes and errors over input dtypes and dtype= (no gradients)."""
+    shape, mask_shape, seed, dims, dim, keepdim = problem
+    values, mask = _arrays(shape, mask_shape, seed)
+    values = _typed(values, dtype_name, seed)
+
+    def call(lib):
+        x = lib.from_numpy(values) if lib is ember else torch.from_numpy(values)
+        m = None if mask is None else lib.tensor(mask)
+        kwargs = {"mask": m}
+        if with_dtype is not None:
+            kwargs["dtype"] = getattr(lib, with_dtype)
+        fn = getattr(lib.masked, name)
+        if name in REDUCTIONS:
+            extra = (1.0,) if name == "norm" else ()
+            return fn(x, *extra, dims, keepdim=keepdim, **kwargs)
+        if name == "normalize":
+            return fn(x, 2.0, dim, **kwargs)
+        if name in ("median", "argmax", "argmin"):
+            return fn(x, dim, keepdim=keepdim, **kwargs)
+        return fn(x, dim, **kwargs)
+
+    same_outcome(call)

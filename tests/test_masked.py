@@ -328,6 +328,7 @@ def test_namespace_and_docstrings():
     assert sorted(ember.masked.__all__) == sorted(
         n for n in torch.masked.__all__ if "masked" not in n.lower()
     )
+    assert sorted(ops_module.__all__) == sorted(torch.masked._ops.__all__)
     for name in ember.masked.__all__:
         fn = getattr(ember.masked, name)
         assert getattr(ops_module, name) is fn

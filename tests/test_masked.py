@@ -282,6 +282,33 @@ def test_dispatch_sequence_against_torch(name, grad):
     )
 
 
+def _functions_seen(lib, fn):
+    """The functions a TorchFunctionMode sees, by name (attribute getters left out: ember's
+    Tensor does not route dtype, layout and device through __torch_function__)."""
+    seen = []
+
+    class Record(lib.overrides.TorchFunctionMode):
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            if func.__name__ != "__get__":
+                seen.append(func.__name__)
+            return func(*args, **(kwargs or {}))
+
+    with Record():
+        fn(lib)
+    return seen
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["sum", "amax", "amax uint8", "argmax int", "mean", "median", "median int", "norm -inf",
+     "var", "softmin", "normalize", "logaddexp", "logsumexp complex", "cumprod"],
+)  # fmt: skip
+def test_torch_function_sequence_against_torch(name):
+    assert _functions_seen(ember, lambda lib: _case(name, lib, True)) == _functions_seen(
+        torch, lambda lib: _case(name, lib, True)
+    )
+
+
 # ------------------------------------------------------------------------------------------
 # Layouts and names
 # ------------------------------------------------------------------------------------------

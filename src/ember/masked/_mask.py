@@ -22,6 +22,7 @@ import math
 
 import numpy as np
 
+from ember import _type_helpers as _types
 from ember._c10 import dtypes as _dtypes
 from ember._c10.layout import strided
 from ember._c10.naming import prefix
@@ -95,46 +96,50 @@ def _iinfo(dtype):
     return np.iinfo(dtype.np_dtype)
 
 
+def _integral(input) -> bool:  # noqa: A002
+    return input.is_signed() or input.dtype is _dtypes.uint8
+
+
 def _reduction_identity(op_name: str, input, *args):  # noqa: A002 (PyTorch's name)
     """The 0-dim tensor a masked-out element stands for in `op_name`, or None where the
-    identity is undefined (mean, var, std)."""
+    identity is undefined (mean, var, std). The dtype tests are torch.is_floating_point,
+    is_complex and is_signed calls, as in PyTorch, so a TorchFunctionMode sees them."""
     dtype = input.dtype
     device = input.device
     op_name = op_name.rsplit(".", 1)[-1]
-    floating = dtype.is_floating_point
-    integral = dtype.is_signed or dtype is _dtypes.uint8
     if op_name in ("sum", "cumsum"):
         return _tensor(0, dtype=dtype, device=device)
     if op_name in ("prod", "cumprod"):
         return _tensor(1, dtype=dtype, device=device)
     if op_name in ("amax", "argmax", "logaddexp"):
-        if floating:
+        if _types.is_floating_point(input):
             return _tensor(-math.inf, dtype=dtype, device=device)
-        if integral:
+        if _integral(input):
             return _tensor(int(_iinfo(dtype).min), dtype=dtype, device=device)
     elif op_name == "logsumexp":
-        if floating:
+        if _types.is_floating_point(input):
             return _tensor(-math.inf, dtype=dtype, device=device)
-        if dtype.is_complex:
+        if _types.is_complex(input):
             return _tensor(complex(-math.inf, 0), dtype=dtype, device=device)
-        if integral:
+        if _integral(input):
             return _tensor(int(_iinfo(dtype).min), dtype=dtype, device=device)
     elif op_name in ("amin", "argmin"):
-        if floating:
+        if _types.is_floating_point(input):
             return _tensor(math.inf, dtype=dtype, device=device)
-        if integral:
+        if _integral(input):
             return _tensor(int(_iinfo(dtype).max), dtype=dtype, device=device)
     elif op_name == "mean":
         return None  # the mean of the slice itself: no fixed identity
     elif op_name == "norm":
         ord = args[0] if args else 2  # noqa: A001 (PyTorch's name)
         if ord == -math.inf:
-            if not floating:
+            if not _types.is_floating_point(input):
                 raise AssertionError(f"input must be floating point, got {dtype}")
             return _tensor(math.inf, dtype=dtype, device=device)
         return _tensor(0, dtype=dtype, device=device)
     elif op_name == "median":
         # nanmedian computes the masked median: NaN is ignored, so NaN is its identity
+        floating = _types.is_floating_point(input)
         return _tensor(math.nan, dtype=dtype if floating else _dtypes.float32, device=device)
     elif op_name in ("var", "std"):
         return None

@@ -11,6 +11,7 @@ reductions of torch/masked/_ops.py; std and var live in _variance.py.
 
 from __future__ import annotations
 
+from ember import _type_helpers as _types
 from ember._c10 import dtypes as _dtypes
 from ember.aten._generated import python_functions as _functions
 from ember.aten._generated import python_linalg_functions as _linalg
@@ -117,7 +118,7 @@ def median(input, dim=-1, *, keepdim=False, dtype=None, mask=None):  # noqa: A00
     dtype = input.dtype if dtype is None else dtype
     refuse_layouts("median", input, masks=(mask,))
     index = _canonical_dim(dim, input.ndim)[0]
-    is_float = input.is_floating_point()
+    is_float = _types.is_floating_point(input)
     if not is_float:
         input = input.to(dtype=_dtypes.float32)  # noqa: A001
     mask_input = _combine_input_and_mask(median, input, mask)

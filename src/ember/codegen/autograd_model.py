@@ -19,7 +19,8 @@ non-differentiable escapes this: the names of DONT_REQUIRE_DERIVATIVE
 non-differentiable, operators without tensor inputs or outputs. An out=
 overload follows its functional overload's entry: it refuses arguments that
 require grad when that entry is differentiable, and is NotImplemented when
-there is none. A tensor input an entry leaves unlisted may not require grad
+there is none; of those that return nothing (a Tensor[] out=), the ones of
+CHECKED_LIST_OUTS refuse out= tensors that require grad, as PyTorch's do. A tensor input an entry leaves unlisted may not require grad
 (check_no_requires_grad).
 
 Note [Formulas in derivatives.yaml]
@@ -79,6 +80,10 @@ DONT_REQUIRE_DERIVATIVE = frozenset({
     "logical_and", "logical_xor", "logical_not", "logical_or",
     "_nested_tensor_size", "_nested_tensor_strides", "_nested_tensor_storage_offsets",
 })  # fmt: skip
+
+# The Tensor[] out= overloads returning nothing whose VariableType kernel in PyTorch 2.13
+# refuses out= tensors that require grad (split_with_sizes_copy.out's lets them through).
+CHECKED_LIST_OUTS = frozenset({"unbind_copy.int_out"})
 
 # gen_variable_type.py's MANUAL_AUTOGRAD: kernels PyTorch writes by hand, whose results
 # are not differentiable (ember's resize_ is hand-written too: `manual` in the yaml).
@@ -263,6 +268,8 @@ def _kind(f: NativeFunction, d: Derivative | None) -> str:
     base = f.base_name[:-1] if f.is_inplace else f.base_name  # torchgen's get_base_name
     if base in DONT_REQUIRE_DERIVATIVE | NON_DIFFERENTIABLE_MANUAL or not has_inputs:
         return "nondiff"
+    if f.name in CHECKED_LIST_OUTS:
+        return "out"
     if not _differentiable_returns(f):
         return "nondiff"
     if d is None:
@@ -279,6 +286,17 @@ def _kind(f: NativeFunction, d: Derivative | None) -> str:
     return "record"
 
 
+def _derived_from_view(f: NativeFunction, derivatives: dict[str, Derivative]) -> bool:
+    """A view_copy operator whose entry torchgen derives from its view's (the node named
+    `<view's node>_copy`, or none where the view has none): torchgen gives that entry to the
+    functional overload only, so its out= overload is NotImplemented (narrow_copy's entry is
+    its own, and its out= overload shares it)."""
+    d = derivatives.get(f.name)
+    if "view_copy" not in f.tags or d is None:
+        return False
+    return d.node is None or d.node.endswith("_copy")
+
+
 def autograd_ops(functions: list[NativeFunction], derivatives: dict[str, Derivative]):
     ops = []
     used = set()
@@ -288,7 +306,7 @@ def autograd_ops(functions: list[NativeFunction], derivatives: dict[str, Derivat
         d = derivatives.get(f.name)
         if d is None and (f.is_inplace or f.is_out):
             functional = functional_of(f, functions)
-            if functional is not None:
+            if functional is not None and not _derived_from_view(functional, derivatives):
                 d = derivatives.get(functional.name)
         if d is not None:
             used.add(d.op)

@@ -134,7 +134,8 @@ def _python_default(arg) -> str | None:
 
 def _out_type(out_args) -> str:
     if len(out_args) == 1:
-        return "Tensor?"
+        # PythonOutArgument.from_outputs: one out= argument keeps its type (TensorList)
+        return "Tensor[]?" if out_args[0].type.is_tensor_like()[1] else "Tensor?"
     return f"Tensor[{len(out_args)}]?"
 
 

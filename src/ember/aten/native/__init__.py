@@ -86,4 +86,5 @@ from .unique import *  # noqa: F403
 from .upsample_ops import *  # noqa: F403
 from .upsample_out import *  # noqa: F403
 from .view_backward import *  # noqa: F403
+from .view_copy import *  # noqa: F403
 from .views import *  # noqa: F403

@@ -1047,3 +1047,29 @@ S["unbind_copy.int_out"] = [
     lambda T: ((T.c(2, 3), 1), {"out": [T.c(2), T.c(0), T.c(5)]}),
     lambda T: ((T.c(2, 3), 0), {"out": [T.f(3), T.c(3)]}),
 ]
+
+# --- wcopy: scatter, fill, factories and small Tensor methods ---
+S["as_strided_scatter"] = [
+    lambda T: ((T.f(3, 3), T.f(2, 2), [2, 2], [1, 2], 1), {}),
+    lambda T: ((T.f(4), T.f(2), [2], [2]), {}),
+]
+S["sum_to_size"] = [lambda T: ((T.f(2, 3), [1, 3]), {}), lambda T: ((T.f(2, 3), [3]), {})]
+S["reshape_as"] = [lambda T: ((T.f(2, 3), T.c(3, 2)), {})]
+S["fill.Scalar"] = [lambda T: ((T.f(2, 3), 1.5), {}), lambda T: ((T.f(2, 3).t(), 2), {})]
+S["fill.Tensor"] = [lambda T: ((T.f(2, 3), T.f()), {})]
+S["scalar_tensor"] = [lambda T: ((3,), {}), lambda T: ((1.5,), {"dtype": T.lib.float64})]
+S["empty_permuted"] = [lambda T: (([2, 3, 4], [2, 0, 1]), {})]
+S["resize_as_"] = [
+    lambda T: ((T.c(2), T.c(2, 3)), {}),
+    lambda T: ((T.f(2) * 1, T.c(3)), {}),
+    lambda T: ((T.c(2, 3, 4, 5), T.c(2, 3, 4, 5)), {"memory_format": T.lib.channels_last}),
+]
+S["matrix_H"] = [lambda T: ((T.f(2, 3),), {})]
+S["mH"] = [lambda T: ((T.f(2, 3, 4),), {})]
+S["adjoint"] = [lambda T: ((T.f(3, 2),), {})]
+S["nonzero_static"] = [
+    lambda T: ((T.c(2, 3),), {"size": 4}),
+    lambda T: ((T.b(2, 3),), {"size": 8, "fill_value": 5}),
+]
+S["_chunk_cat"] = [lambda T: (([T.f(2, 3), T.f(2, 5)], 1, 2), {})]
+NO_VALUES = NO_VALUES | {"empty_permuted"}

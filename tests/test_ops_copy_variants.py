@@ -40,7 +40,7 @@ def _describe(value):
             tuple(value.shape),
             value.stride(),
             str(value.dtype).split(".")[-1],
-            value.detach().numpy().tolist() if value.device.type == "cpu" else None,
+            value.detach().resolve_conj().numpy().tolist() if value.device.type == "cpu" else None,
             type(value.grad_fn).__name__ if value.grad_fn is not None else None,
         )
     return value

@@ -19,8 +19,10 @@ non-differentiable escapes this: the names of DONT_REQUIRE_DERIVATIVE
 non-differentiable, operators without tensor inputs or outputs. An out=
 overload follows its functional overload's entry: it refuses arguments that
 require grad when that entry is differentiable, and is NotImplemented when
-there is none; of those that return nothing (a Tensor[] out=), the ones of
-CHECKED_LIST_OUTS refuse out= tensors that require grad, as PyTorch's do. A tensor input an entry leaves unlisted may not require grad
+there is none, or when it is one the functional's `autogen:` names (PyTorch
+2.13 gives those its NotImplemented fallback: as_strided_scatter.out, expand_copy.out). Of those that return nothing (a Tensor[] out=), the ones of
+CHECKED_LIST_OUTS refuse out= tensors that require grad, as PyTorch's do. A
+tensor input an entry leaves unlisted may not require grad
 (check_no_requires_grad).
 
 Note [Formulas in derivatives.yaml]
@@ -286,17 +288,6 @@ def _kind(f: NativeFunction, d: Derivative | None) -> str:
     return "record"
 
 
-def _derived_from_view(f: NativeFunction, derivatives: dict[str, Derivative]) -> bool:
-    """A view_copy operator whose entry torchgen derives from its view's (the node named
-    `<view's node>_copy`, or none where the view has none): torchgen gives that entry to the
-    functional overload only, so its out= overload is NotImplemented (narrow_copy's entry is
-    its own, and its out= overload shares it)."""
-    d = derivatives.get(f.name)
-    if "view_copy" not in f.tags or d is None:
-        return False
-    return d.node is None or d.node.endswith("_copy")
-
-
 def autograd_ops(functions: list[NativeFunction], derivatives: dict[str, Derivative]):
     ops = []
     used = set()
@@ -306,7 +297,7 @@ def autograd_ops(functions: list[NativeFunction], derivatives: dict[str, Derivat
         d = derivatives.get(f.name)
         if d is None and (f.is_inplace or f.is_out):
             functional = functional_of(f, functions)
-            if functional is not None and not _derived_from_view(functional, derivatives):
+            if functional is not None and f.name not in functional.autogen:
                 d = derivatives.get(functional.name)
         if d is not None:
             used.add(d.op)

@@ -17,6 +17,8 @@ from ember.aten.torch_function import handle_function, handle_method, handle_sel
 MODULE = 'ember'  # the functions' module in a __torch_function__ error
 
 _op__adaptive_avg_pool2d = handle("_adaptive_avg_pool2d")
+_op__chunk_cat = handle("_chunk_cat")
+_op__chunk_cat_out = handle("_chunk_cat.out")
 _op__conj = handle("_conj")
 _op__conj_physical = handle("_conj_physical")
 _op__convolution_mode = handle("_convolution_mode")
@@ -87,6 +89,7 @@ _op_addmv_out = handle("addmv.out")
 _op_addmv_ = handle("addmv_")
 _op_addr = handle("addr")
 _op_addr_out = handle("addr.out")
+_op_adjoint = handle("adjoint")
 _op_alias = handle("alias")
 _op_alias_copy = handle("alias_copy")
 _op_alias_copy_out = handle("alias_copy.out")
@@ -150,6 +153,7 @@ _op_as_strided = handle("as_strided")
 _op_as_strided_ = handle("as_strided_")
 _op_as_strided_copy = handle("as_strided_copy")
 _op_as_strided_copy_out = handle("as_strided_copy.out")
+_op_as_strided_scatter = handle("as_strided_scatter")
 _op_asin = handle("asin")
 _op_asin_out = handle("asin.out")
 _op_asin_ = handle("asin_")
@@ -328,6 +332,7 @@ _op_embedding_renorm_ = handle("embedding_renorm_")
 _op_empty_memory_format = handle("empty.memory_format")
 _op_empty_out = handle("empty.out")
 _op_empty_like = handle("empty_like")
+_op_empty_permuted = handle("empty_permuted")
 _op_empty_strided = handle("empty_strided")
 _op_eq_Scalar = handle("eq.Scalar")
 _op_eq_Scalar_out = handle("eq.Scalar_out")
@@ -359,6 +364,8 @@ _op_feature_alpha_dropout = handle("feature_alpha_dropout")
 _op_feature_alpha_dropout_ = handle("feature_alpha_dropout_")
 _op_feature_dropout = handle("feature_dropout")
 _op_feature_dropout_ = handle("feature_dropout_")
+_op_fill_Scalar = handle("fill.Scalar")
+_op_fill_Tensor = handle("fill.Tensor")
 _op_fill__Scalar = handle("fill_.Scalar")
 _op_fill__Tensor = handle("fill_.Tensor")
 _op_fix = handle("fix")
@@ -618,6 +625,8 @@ _op_nextafter_out = handle("nextafter.out")
 _op_nonzero = handle("nonzero")
 _op_nonzero_out = handle("nonzero.out")
 _op_nonzero_numpy = handle("nonzero_numpy")
+_op_nonzero_static = handle("nonzero_static")
+_op_nonzero_static_out = handle("nonzero_static.out")
 _op_ones = handle("ones")
 _op_ones_out = handle("ones.out")
 _op_ones_like = handle("ones_like")
@@ -691,6 +700,7 @@ _op_repeat_interleave_Tensor = handle("repeat_interleave.Tensor")
 _op_repeat_interleave_self_Tensor = handle("repeat_interleave.self_Tensor")
 _op_repeat_interleave_self_int = handle("repeat_interleave.self_int")
 _op_reshape = handle("reshape")
+_op_resize_as_ = handle("resize_as_")
 _op_resolve_conj = handle("resolve_conj")
 _op_resolve_neg = handle("resolve_neg")
 _op_rms_norm = handle("rms_norm")
@@ -707,6 +717,7 @@ _op_rsqrt_out = handle("rsqrt.out")
 _op_rsqrt_ = handle("rsqrt_")
 _op_rsub_Scalar = handle("rsub.Scalar")
 _op_rsub_Tensor = handle("rsub.Tensor")
+_op_scalar_tensor = handle("scalar_tensor")
 _op_scatter_reduce = handle("scatter.reduce")
 _op_scatter_reduce_out = handle("scatter.reduce_out")
 _op_scatter_src = handle("scatter.src")
@@ -910,6 +921,30 @@ def _adaptive_avg_pool2d(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(_adaptive_avg_pool2d, _parser_f__adaptive_avg_pool2d, args, kwargs, MODULE)
+
+
+
+_parser_f__chunk_cat = PythonArgParser(
+    [
+        '_chunk_cat(Tensor[] tensors, int dim, int num_chunks, *, Tensor? out=None)',
+    ],
+)
+
+
+def _chunk_cat(*args, **kwargs):
+    """_chunk_cat(Tensor[] tensors, int dim, int num_chunks, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__chunk_cat.parse(args, kwargs)[1]
+        if v[3] is None:
+            return _op__chunk_cat.call(v[0], v[1], v[2])
+        return _op__chunk_cat_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_chunk_cat, _parser_f__chunk_cat, args, kwargs, MODULE)
 
 
 
@@ -2099,6 +2134,32 @@ def addr(*args, **kwargs):
 
 
 
+_parser_f_adjoint = PythonArgParser(
+    [
+        'adjoint(Tensor input)',
+    ],
+)
+_tail_parser_f_adjoint = [p.default for p in _parser_f_adjoint.signatures[0].params[1:]]
+
+
+def adjoint(*args, **kwargs):
+    """adjoint(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_adjoint]
+        else:
+            index, v = _parser_f_adjoint.parse(args, kwargs)
+        return _op_adjoint.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(adjoint, _parser_f_adjoint, args, kwargs, MODULE)
+
+
+
 _parser_f_alias = PythonArgParser(
     [
         'alias(Tensor input)',
@@ -2911,6 +2972,28 @@ def as_strided_copy(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(as_strided_copy, _parser_f_as_strided_copy, args, kwargs, MODULE)
+
+
+
+_parser_f_as_strided_scatter = PythonArgParser(
+    [
+        'as_strided_scatter(Tensor input, Tensor src, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)',
+    ],
+)
+
+
+def as_strided_scatter(*args, **kwargs):
+    """as_strided_scatter(Tensor input, Tensor src, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_as_strided_scatter.parse(args, kwargs)[1]
+        return _op_as_strided_scatter.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(as_strided_scatter, _parser_f_as_strided_scatter, args, kwargs, MODULE)
 
 
 
@@ -5365,6 +5448,28 @@ def empty_like(*args, **kwargs):
 
 
 
+_parser_f_empty_permuted = PythonArgParser(
+    [
+        'empty_permuted(SymInt[] size, int[] physical_layout, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+    ],
+)
+
+
+def empty_permuted(*args, **kwargs):
+    """empty_permuted(SymInt[] size, int[] physical_layout, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_empty_permuted.parse(args, kwargs)[1]
+        return make_factory(_op_empty_permuted, (v[0], v[1], v[2], v[3], CPU if v[4] is None else v[4], v[5],), v[6])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(empty_permuted, _parser_f_empty_permuted, args, kwargs, MODULE)
+
+
+
 _parser_f_empty_strided = PythonArgParser(
     [
         'empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
@@ -5852,6 +5957,32 @@ def feature_dropout_(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(feature_dropout_, _parser_f_feature_dropout_, args, kwargs, MODULE)
+
+
+
+_parser_f_fill = PythonArgParser(
+    [
+        'fill(Tensor input, Tensor value)',
+        'fill(Tensor input, Scalar value)',
+    ],
+)
+
+
+def fill(*args, **kwargs):
+    """fill(Tensor input, Tensor value) | fill(Tensor input, Scalar value)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_fill.parse(args, kwargs)
+        if index == 0:
+            return _op_fill_Tensor.call(v[0], v[1])
+        else:
+            return _op_fill_Scalar.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(fill, _parser_f_fill, args, kwargs, MODULE)
 
 
 
@@ -9245,6 +9376,30 @@ def nonzero_numpy(*args, **kwargs):
 
 
 
+_parser_f_nonzero_static = PythonArgParser(
+    [
+        'nonzero_static(Tensor input, *, SymInt size, int fill_value=-1, Tensor? out=None)',
+    ],
+)
+
+
+def nonzero_static(*args, **kwargs):
+    """nonzero_static(Tensor input, *, SymInt size, int fill_value=-1, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_nonzero_static.parse(args, kwargs)[1]
+        if v[3] is None:
+            return _op_nonzero_static.call(v[0], v[1], v[2])
+        return _op_nonzero_static_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(nonzero_static, _parser_f_nonzero_static, args, kwargs, MODULE)
+
+
+
 _parser_f_ones = PythonArgParser(
     [
         'ones(SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
@@ -10129,6 +10284,32 @@ def reshape(*args, **kwargs):
 
 
 
+_parser_f_resize_as_ = PythonArgParser(
+    [
+        'resize_as_(Tensor input, Tensor the_template, *, MemoryFormat? memory_format=None)',
+    ],
+)
+_tail_parser_f_resize_as_ = [p.default for p in _parser_f_resize_as_.signatures[0].params[2:]]
+
+
+def resize_as_(*args, **kwargs):
+    """resize_as_(Tensor input, Tensor the_template, *, MemoryFormat? memory_format=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_resize_as_]
+        else:
+            index, v = _parser_f_resize_as_.parse(args, kwargs)
+        return _op_resize_as_.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(resize_as_, _parser_f_resize_as_, args, kwargs, MODULE)
+
+
+
 _parser_f_resolve_conj = PythonArgParser(
     [
         'resolve_conj(Tensor input)',
@@ -10380,6 +10561,28 @@ def rsub(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(rsub, _parser_f_rsub, args, kwargs, MODULE)
+
+
+
+_parser_f_scalar_tensor = PythonArgParser(
+    [
+        'scalar_tensor(Scalar s, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+    ],
+)
+
+
+def scalar_tensor(*args, **kwargs):
+    """scalar_tensor(Scalar s, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_scalar_tensor.parse(args, kwargs)[1]
+        return make_factory(_op_scalar_tensor, (v[0], v[1], v[2], CPU if v[3] is None else v[3], v[4],), v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(scalar_tensor, _parser_f_scalar_tensor, args, kwargs, MODULE)
 
 
 
@@ -12720,4 +12923,4 @@ def zeros_like(*args, **kwargs):
     return handle_function(zeros_like, _parser_f_zeros_like, args, kwargs, MODULE)
 
 
-__all__ = ['_adaptive_avg_pool2d', '_conj', '_conj_physical', '_convolution_mode', '_cummax_helper', '_cummin_helper', '_efficientzerotensor', '_fft_c2c', '_fft_c2r', '_fft_r2c', '_foobar', '_linalg_check_errors', '_linalg_det', '_linalg_eigh', '_linalg_slogdet', '_linalg_solve_ex', '_linalg_svd', '_log_softmax_backward_data', '_logcumsumexp', '_neg_view', '_prelu_kernel', '_prelu_kernel_backward', '_safe_softmax', '_scaled_dot_product_attention_math', '_scaled_dot_product_flash_attention_for_cpu', '_scaled_dot_product_flash_attention_for_cpu_backward', '_softmax_backward_data', '_trilinear', '_unique', '_unique2', 'abs', 'abs_', 'absolute', 'acos', 'acos_', 'acosh', 'acosh_', 'adaptive_avg_pool1d', 'adaptive_max_pool1d', 'add', 'addbmm', 'addcdiv', 'addcmul', 'addmm', 'addmv', 'addmv_', 'addr', 'alias', 'alias_copy', 'all', 'allclose', 'alpha_dropout', 'alpha_dropout_', 'amax', 'amin', 'aminmax', 'angle', 'any', 'arange', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'as_strided_copy', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan_', 'atanh', 'atanh_', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'avg_pool1d', 'baddbmm', 'batch_norm', 'bernoulli', 'bilinear', 'binary_cross_entropy_with_logits', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'block_diag', 'bmm', 'broadcast_tensors', 'broadcast_to', 'bucketize', 'cartesian_prod', 'cat', 'ceil', 'ceil_', 'celu', 'celu_', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clone', 'column_stack', 'combinations', 'conj', 'conj_physical', 'conj_physical_', 'constant_pad_nd', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'convolution', 'convolution_backward', 'copysign', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cummax', 'cummin', 'cumprod', 'cumsum', 'deg2rad', 'deg2rad_', 'det', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_copy', 'diagonal_scatter', 'diff', 'digamma', 'dist', 'div', 'divide', 'dot', 'dropout', 'dropout_', 'dsplit', 'dstack', 'einsum', 'embedding', 'embedding_backward', 'embedding_dense_backward', 'embedding_renorm_', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'exp', 'exp2', 'exp2_', 'exp_', 'expand_copy', 'expm1', 'expm1_', 'eye', 'feature_alpha_dropout', 'feature_alpha_dropout_', 'feature_dropout', 'feature_dropout_', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'fliplr', 'flipud', 'float_power', 'floor', 'floor_', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'frac_', 'frexp', 'full', 'full_like', 'gather', 'gcd', 'gcd_', 'ge', 'group_norm', 'gt', 'hardshrink', 'hardshrink_backward', 'heaviside', 'histc', 'hsplit', 'hstack', 'hypot', 'i0', 'i0_', 'igamma', 'igammac', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_put_', 'index_select', 'inner', 'instance_norm', 'inverse', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isin', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'kl_div', 'kron', 'kthvalue', 'layer_norm', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'lerp', 'lgamma', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logcumsumexp', 'logdet', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logit_', 'logsumexp', 'lt', 'masked_fill', 'masked_scatter', 'masked_scatter_backward', 'masked_select', 'matmul', 'matrix_power', 'max', 'max_pool1d', 'max_pool1d_with_indices', 'max_pool2d', 'max_pool3d', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nan_to_num_', 'nanmean', 'nanmedian', 'nansum', 'narrow', 'narrow_copy', 'native_batch_norm', 'native_batch_norm_backward', 'native_group_norm', 'native_group_norm_backward', 'native_layer_norm', 'native_layer_norm_backward', 'ne', 'neg', 'neg_', 'negative', 'negative_', 'nextafter', 'nonzero', 'nonzero_numpy', 'ones', 'ones_like', 'outer', 'pairwise_distance', 'permute', 'permute_copy', 'pixel_shuffle', 'pixel_unshuffle', 'poisson_nll_loss', 'polygamma', 'positive', 'pow', 'prelu', 'prod', 'put', 'qr', 'rad2deg', 'rad2deg_', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'ravel', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'repeat_interleave', 'reshape', 'resolve_conj', 'resolve_neg', 'rms_norm', 'roll', 'rot90', 'round', 'round_', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'scatter_add', 'scatter_reduce', 'searchsorted', 'select', 'select_scatter', 'selu', 'selu_', 'sgn', 'sigmoid', 'sigmoid_', 'sign', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'slice_scatter', 'slogdet', 'softmax', 'sort', 'split', 'split_with_sizes', 'split_with_sizes_copy', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'squeeze_copy', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'svd', 'swapaxes', 'swapdims', 't', 't_copy', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tensordot', 'threshold', 'threshold_', 'threshold_backward', 'tile', 'topk', 'trace', 'transpose', 'transpose_copy', 'tril', 'tril_indices', 'triu', 'triu_indices', 'true_divide', 'trunc', 'trunc_', 'unbind', 'unbind_copy', 'unflatten', 'unfold_backward', 'unfold_copy', 'unique_consecutive', 'unique_dim', 'unique_dim_consecutive', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'unsqueeze_copy', 'var', 'var_mean', 'vdot', 'view_copy', 'vsplit', 'vstack', 'where', 'xlogy', 'xlogy_', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_adaptive_avg_pool2d', '_chunk_cat', '_conj', '_conj_physical', '_convolution_mode', '_cummax_helper', '_cummin_helper', '_efficientzerotensor', '_fft_c2c', '_fft_c2r', '_fft_r2c', '_foobar', '_linalg_check_errors', '_linalg_det', '_linalg_eigh', '_linalg_slogdet', '_linalg_solve_ex', '_linalg_svd', '_log_softmax_backward_data', '_logcumsumexp', '_neg_view', '_prelu_kernel', '_prelu_kernel_backward', '_safe_softmax', '_scaled_dot_product_attention_math', '_scaled_dot_product_flash_attention_for_cpu', '_scaled_dot_product_flash_attention_for_cpu_backward', '_softmax_backward_data', '_trilinear', '_unique', '_unique2', 'abs', 'abs_', 'absolute', 'acos', 'acos_', 'acosh', 'acosh_', 'adaptive_avg_pool1d', 'adaptive_max_pool1d', 'add', 'addbmm', 'addcdiv', 'addcmul', 'addmm', 'addmv', 'addmv_', 'addr', 'adjoint', 'alias', 'alias_copy', 'all', 'allclose', 'alpha_dropout', 'alpha_dropout_', 'amax', 'amin', 'aminmax', 'angle', 'any', 'arange', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'as_strided_copy', 'as_strided_scatter', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan_', 'atanh', 'atanh_', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'avg_pool1d', 'baddbmm', 'batch_norm', 'bernoulli', 'bilinear', 'binary_cross_entropy_with_logits', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'block_diag', 'bmm', 'broadcast_tensors', 'broadcast_to', 'bucketize', 'cartesian_prod', 'cat', 'ceil', 'ceil_', 'celu', 'celu_', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clone', 'column_stack', 'combinations', 'conj', 'conj_physical', 'conj_physical_', 'constant_pad_nd', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'convolution', 'convolution_backward', 'copysign', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cummax', 'cummin', 'cumprod', 'cumsum', 'deg2rad', 'deg2rad_', 'det', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_copy', 'diagonal_scatter', 'diff', 'digamma', 'dist', 'div', 'divide', 'dot', 'dropout', 'dropout_', 'dsplit', 'dstack', 'einsum', 'embedding', 'embedding_backward', 'embedding_dense_backward', 'embedding_renorm_', 'empty', 'empty_like', 'empty_permuted', 'empty_strided', 'eq', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'exp', 'exp2', 'exp2_', 'exp_', 'expand_copy', 'expm1', 'expm1_', 'eye', 'feature_alpha_dropout', 'feature_alpha_dropout_', 'feature_dropout', 'feature_dropout_', 'fill', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'fliplr', 'flipud', 'float_power', 'floor', 'floor_', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'frac_', 'frexp', 'full', 'full_like', 'gather', 'gcd', 'gcd_', 'ge', 'group_norm', 'gt', 'hardshrink', 'hardshrink_backward', 'heaviside', 'histc', 'hsplit', 'hstack', 'hypot', 'i0', 'i0_', 'igamma', 'igammac', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_put_', 'index_select', 'inner', 'instance_norm', 'inverse', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isin', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'kl_div', 'kron', 'kthvalue', 'layer_norm', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'lerp', 'lgamma', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logcumsumexp', 'logdet', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logit_', 'logsumexp', 'lt', 'masked_fill', 'masked_scatter', 'masked_scatter_backward', 'masked_select', 'matmul', 'matrix_power', 'max', 'max_pool1d', 'max_pool1d_with_indices', 'max_pool2d', 'max_pool3d', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nan_to_num_', 'nanmean', 'nanmedian', 'nansum', 'narrow', 'narrow_copy', 'native_batch_norm', 'native_batch_norm_backward', 'native_group_norm', 'native_group_norm_backward', 'native_layer_norm', 'native_layer_norm_backward', 'ne', 'neg', 'neg_', 'negative', 'negative_', 'nextafter', 'nonzero', 'nonzero_numpy', 'nonzero_static', 'ones', 'ones_like', 'outer', 'pairwise_distance', 'permute', 'permute_copy', 'pixel_shuffle', 'pixel_unshuffle', 'poisson_nll_loss', 'polygamma', 'positive', 'pow', 'prelu', 'prod', 'put', 'qr', 'rad2deg', 'rad2deg_', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'ravel', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'repeat_interleave', 'reshape', 'resize_as_', 'resolve_conj', 'resolve_neg', 'rms_norm', 'roll', 'rot90', 'round', 'round_', 'rsqrt', 'rsqrt_', 'rsub', 'scalar_tensor', 'scatter', 'scatter_add', 'scatter_reduce', 'searchsorted', 'select', 'select_scatter', 'selu', 'selu_', 'sgn', 'sigmoid', 'sigmoid_', 'sign', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'slice_scatter', 'slogdet', 'softmax', 'sort', 'split', 'split_with_sizes', 'split_with_sizes_copy', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'squeeze_copy', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'svd', 'swapaxes', 'swapdims', 't', 't_copy', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tensordot', 'threshold', 'threshold_', 'threshold_backward', 'tile', 'topk', 'trace', 'transpose', 'transpose_copy', 'tril', 'tril_indices', 'triu', 'triu_indices', 'true_divide', 'trunc', 'trunc_', 'unbind', 'unbind_copy', 'unflatten', 'unfold_backward', 'unfold_copy', 'unique_consecutive', 'unique_dim', 'unique_dim_consecutive', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'unsqueeze_copy', 'var', 'var_mean', 'vdot', 'view_copy', 'vsplit', 'vstack', 'where', 'xlogy', 'xlogy_', 'zero_', 'zeros', 'zeros_like']

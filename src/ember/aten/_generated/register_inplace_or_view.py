@@ -7553,6 +7553,62 @@ def t_copy_out(keyset, self, out):
     return finish_inplace(result, out)
 
 
+_as_strided_scatter_out = handle("as_strided_scatter.out")
+
+
+def as_strided_scatter_out(keyset, self, src, size, stride, storage_offset, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _as_strided_scatter_out.redispatch(keyset & AFTER, self, src, size, stride, storage_offset, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_resize_as_ = handle("resize_as_")
+
+
+def resize_as_(keyset, self, the_template, memory_format):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _resize_as_.redispatch(keyset & AFTER, self, the_template, memory_format)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_nonzero_static_out = handle("nonzero_static.out")
+
+
+def nonzero_static_out(keyset, self, size, fill_value, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _nonzero_static_out.redispatch(keyset & AFTER, self, size, fill_value, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+__chunk_cat_out = handle("_chunk_cat.out")
+
+
+def _chunk_cat_out(keyset, tensors, dim, num_chunks, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = __chunk_cat_out.redispatch(keyset & AFTER, tensors, dim, num_chunks, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
 impl("_conj", "ADInplaceOrView", _conj, keyset_arg="raw")
@@ -8092,3 +8148,7 @@ impl("squeeze_copy.dims_out", "ADInplaceOrView", squeeze_copy_dims_out, keyset_a
 impl("unsqueeze_copy.out", "ADInplaceOrView", unsqueeze_copy_out, keyset_arg="raw")
 impl("transpose_copy.int_out", "ADInplaceOrView", transpose_copy_int_out, keyset_arg="raw")
 impl("t_copy.out", "ADInplaceOrView", t_copy_out, keyset_arg="raw")
+impl("as_strided_scatter.out", "ADInplaceOrView", as_strided_scatter_out, keyset_arg="raw")
+impl("resize_as_", "ADInplaceOrView", resize_as_, keyset_arg="raw")
+impl("nonzero_static.out", "ADInplaceOrView", nonzero_static_out, keyset_arg="raw")
+impl("_chunk_cat.out", "ADInplaceOrView", _chunk_cat_out, keyset_arg="raw")

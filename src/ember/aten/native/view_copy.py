@@ -77,7 +77,7 @@ def _check_out(out, result) -> None:
         )
 
 
-def _copy_into(out, result):
+def copy_into(out, result):
     """resize_out_helper, then copy_arg (its checks first, so a refused out= is unchanged)."""
     _check_out(out, result)
     resize_output(out, result._sizes)
@@ -209,55 +209,55 @@ def narrow_copy_dense_cpu(self, dim, start, length):
 
 
 def expand_copy_out(self, size, implicit, out):
-    return _copy_into(out, at.expand_copy(self, size, implicit))
+    return copy_into(out, at.expand_copy(self, size, implicit))
 
 
 def permute_copy_out(self, dims, out):
-    return _copy_into(out, at.permute_copy(self, dims))
+    return copy_into(out, at.permute_copy(self, dims))
 
 
 def as_strided_copy_out(self, size, stride, storage_offset, out):
-    return _copy_into(out, at.as_strided_copy(self, size, stride, storage_offset))
+    return copy_into(out, at.as_strided_copy(self, size, stride, storage_offset))
 
 
 def alias_copy_out(self, out):
-    return _copy_into(out, at.alias_copy(self))
+    return copy_into(out, at.alias_copy(self))
 
 
 def view_copy_out(self, size, out):
-    return _copy_into(out, at.view_copy(self, size))
+    return copy_into(out, at.view_copy(self, size))
 
 
 def view_copy_dtype_out(self, dtype, out):
-    return _copy_into(out, at.view_copy_dtype(self, dtype))
+    return copy_into(out, at.view_copy_dtype(self, dtype))
 
 
 def unfold_copy_out(self, dimension, size, step, out):
-    return _copy_into(out, at.unfold_copy(self, dimension, size, step))
+    return copy_into(out, at.unfold_copy(self, dimension, size, step))
 
 
 def squeeze_copy_out(self, out):
-    return _copy_into(out, at.squeeze_copy(self))
+    return copy_into(out, at.squeeze_copy(self))
 
 
 def squeeze_copy_dim_out(self, dim, out):
-    return _copy_into(out, at.squeeze_copy_dim(self, dim))
+    return copy_into(out, at.squeeze_copy_dim(self, dim))
 
 
 def squeeze_copy_dims_out(self, dim, out):
-    return _copy_into(out, at.squeeze_copy_dims(self, dim))
+    return copy_into(out, at.squeeze_copy_dims(self, dim))
 
 
 def unsqueeze_copy_out(self, dim, out):
-    return _copy_into(out, at.unsqueeze_copy(self, dim))
+    return copy_into(out, at.unsqueeze_copy(self, dim))
 
 
 def transpose_copy_int_out(self, dim0, dim1, out):
-    return _copy_into(out, at.transpose_copy_int(self, dim0, dim1))
+    return copy_into(out, at.transpose_copy_int(self, dim0, dim1))
 
 
 def t_copy_out(self, out):
-    return _copy_into(out, at.t_copy(self))
+    return copy_into(out, at.t_copy(self))
 
 
 def _copy_pieces(name: str, pieces: list, out) -> None:

@@ -20728,6 +20728,204 @@ def unbind_copy_int_out(ks, self, dim, out):
     return result
 
 
+_as_strided_scatter = handle("as_strided_scatter")
+
+
+def as_strided_scatter(ks, self, src, size, stride, storage_offset):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or src._requires_grad)
+    if requires:
+        node = nodes.AsStridedScatterBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(src))
+        if node.should_compute_output(0):
+            node._saved_self_sizes = self._sizes
+        if node.should_compute_output(0):
+            node._saved_self_strides = self._strides
+        node._saved_size = size
+        node._saved_storage_offset = storage_offset
+        node._saved_stride = stride
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _as_strided_scatter.redispatch(ks & AFTER_AUTOGRAD, self, src, size, stride, storage_offset)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_as_strided_scatter_out = handle("as_strided_scatter.out")
+
+
+def as_strided_scatter_out(ks, self, src, size, stride, storage_offset, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or src._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::as_strided_scatter")
+        node = NotImplementedNode("aten::as_strided_scatter")
+        node._next_edges = requiring_edges(self, src, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _as_strided_scatter_out.redispatch(ks & AFTER_AUTOGRAD, self, src, size, stride, storage_offset, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_fill_Scalar = handle("fill.Scalar")
+
+
+def fill_Scalar(ks, self, value):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.FillBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _fill_Scalar.redispatch(ks & AFTER_AUTOGRAD, self, value)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_fill_Tensor = handle("fill.Tensor")
+
+
+def fill_Tensor(ks, self, value):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or value._requires_grad)
+    if requires:
+        node = nodes.FillBackward1()
+        node._next_edges = (gradient_edge(self), gradient_edge(value))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _fill_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, value)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_scalar_tensor = handle("scalar_tensor")
+
+
+def scalar_tensor(ks, s, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _scalar_tensor.redispatch(ks & AFTER_AUTOGRAD, s, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_empty_permuted = handle("empty_permuted")
+
+
+def empty_permuted(ks, size, physical_layout, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _empty_permuted.redispatch(ks & AFTER_AUTOGRAD, size, physical_layout, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_nonzero_static_out = handle("nonzero_static.out")
+
+
+def nonzero_static_out(ks, self, size, fill_value, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::nonzero_static")
+        node = NotImplementedNode("aten::nonzero_static")
+        node._next_edges = requiring_edges(self, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _nonzero_static_out.redispatch(ks & AFTER_AUTOGRAD, self, size, fill_value, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_nonzero_static = handle("nonzero_static")
+
+
+def nonzero_static(ks, self, size, fill_value):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::nonzero_static")
+        node._next_edges = requiring_edges(self,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _nonzero_static.redispatch(ks & AFTER_AUTOGRAD, self, size, fill_value)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+__chunk_cat = handle("_chunk_cat")
+
+
+def _chunk_cat(ks, tensors, dim, num_chunks):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (any_requires_grad(tensors))
+    if requires:
+        node = NotImplementedNode("aten::_chunk_cat")
+        node._next_edges = requiring_edges(tensors,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __chunk_cat.redispatch(ks & AFTER_AUTOGRAD, tensors, dim, num_chunks)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+__chunk_cat_out = handle("_chunk_cat.out")
+
+
+def _chunk_cat_out(ks, tensors, dim, num_chunks, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (any_requires_grad(tensors) or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::_chunk_cat")
+        node = NotImplementedNode("aten::_chunk_cat")
+        node._next_edges = requiring_edges(tensors, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = __chunk_cat_out.redispatch(ks & AFTER_AUTOGRAD, tensors, dim, num_chunks, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -21780,3 +21978,13 @@ impl("split_with_sizes_copy", "Autograd", split_with_sizes_copy, keyset_arg="raw
 impl("split_with_sizes_copy.out", "Autograd", split_with_sizes_copy_out, keyset_arg="raw")
 impl("unbind_copy.int", "Autograd", unbind_copy_int, keyset_arg="raw")
 impl("unbind_copy.int_out", "Autograd", unbind_copy_int_out, keyset_arg="raw")
+impl("as_strided_scatter", "Autograd", as_strided_scatter, keyset_arg="raw")
+impl("as_strided_scatter.out", "Autograd", as_strided_scatter_out, keyset_arg="raw")
+impl("fill.Scalar", "Autograd", fill_Scalar, keyset_arg="raw")
+impl("fill.Tensor", "Autograd", fill_Tensor, keyset_arg="raw")
+impl("scalar_tensor", "Autograd", scalar_tensor, keyset_arg="raw")
+impl("empty_permuted", "Autograd", empty_permuted, keyset_arg="raw")
+impl("nonzero_static.out", "Autograd", nonzero_static_out, keyset_arg="raw")
+impl("nonzero_static", "Autograd", nonzero_static, keyset_arg="raw")
+impl("_chunk_cat", "Autograd", _chunk_cat, keyset_arg="raw")
+impl("_chunk_cat.out", "Autograd", _chunk_cat_out, keyset_arg="raw")

@@ -13,6 +13,8 @@ from ember.autograd.formulas import (
     aminmax_backward,
     angle_backward,
     as_strided_backward,
+    as_strided_scatter_backward,
+    as_strided_scatter_src_backward,
     at,
     binary_cross_entropy_backward,
     binary_cross_entropy_double_backward,
@@ -9506,3 +9508,69 @@ class UnbindBackward0_copy(GeneratedNode):
         else:
             grad_0 = None
         return [grad_0]
+
+
+class AsStridedScatterBackward0(GeneratedNode):
+    """Backward of aten::as_strided_scatter."""
+
+    _saved_variables = ()
+    _saved_self_sizes = None
+    _saved_self_strides = None
+    _saved_size = None
+    _saved_storage_offset = None
+    _saved_stride = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self_sizes = node._saved_self_sizes
+        self_strides = node._saved_self_strides
+        size = node._saved_size
+        storage_offset = node._saved_storage_offset
+        stride = node._saved_stride
+        if node._next_edges[0][0] is not None:
+            grad_0 = as_strided_scatter_backward(grad, self_sizes, self_strides, size, stride, storage_offset)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = as_strided_scatter_src_backward(grad, size, stride, storage_offset)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class FillBackward0(GeneratedNode):
+    """Backward of aten::fill.Scalar."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = zeros_like(grad)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class FillBackward1(GeneratedNode):
+    """Backward of aten::fill.Tensor."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = zeros_like(grad)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = grad.sum()
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]

@@ -123,6 +123,13 @@ CALLS = {
     ),
     "nonzero_static out dtype": lambda lib: lib.nonzero_static(_x(lib), size=2, out=lib.empty(0)),
     "nonzero_static no size": lambda lib: lib.nonzero_static(_x(lib)),
+    "nonzero_static huge size": lambda lib: lib.nonzero_static(_x(lib), size=2**62),
+    "nonzero_static huge size out": lambda lib: lib.nonzero_static(
+        _x(lib), size=2**62, out=lib.empty(0, dtype=lib.int64)
+    ),
+    "nonzero_static size checked first": lambda lib: lib.nonzero_static(
+        _x(lib), size=-2, out=lib.empty(0)
+    ),
     # _chunk_cat
     "_chunk_cat": lambda lib: lib._chunk_cat([_x(lib), lib.ones(2, 5)], 1, 2),
     "_chunk_cat negative dim": lambda lib: lib._chunk_cat([_x(lib), _x(lib)], -1, 4),

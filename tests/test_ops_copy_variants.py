@@ -197,6 +197,7 @@ OUT_CALLS = {
     ),
     "unbind out": lambda lib: lib.unbind_copy(_z(lib), 0, out=[lib.empty(0), lib.empty(0)]),
     "unbind out too short": lambda lib: lib.unbind_copy(_z(lib), 0, out=[lib.empty(0)]),
+    "unfold_copy, a step whose stride overflows": lambda lib: lib.unfold_copy(_z(lib), 0, 1, 2**62),
     "unbind out on meta": lambda lib: lib.unbind_copy(
         _z(lib), out=[lib.empty(0, device="meta"), lib.empty(0, device="meta")]
     ),

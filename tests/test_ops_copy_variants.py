@@ -27,7 +27,8 @@ def _outcome(fn, lib):
         try:
             result = fn(lib)
         except Exception as exc:  # noqa: BLE001 (compared with torch's)
-            return ("error", type(exc).__name__, str(exc))
+            # dtypes print as ember.float32 while ember is not answering `import torch`
+            return ("error", type(exc).__name__, str(exc).replace("ember.", "torch."))
     texts = [str(w.message).replace("ember", "torch") for w in caught]
     return ("ok", _describe(result), texts)
 
@@ -197,6 +198,26 @@ OUT_CALLS = {
     ),
     "unbind out": lambda lib: lib.unbind_copy(_z(lib), 0, out=[lib.empty(0), lib.empty(0)]),
     "unbind out too short": lambda lib: lib.unbind_copy(_z(lib), 0, out=[lib.empty(0)]),
+    "narrow_copy meta out": lambda lib: lib.narrow_copy(
+        _z(lib), 0, 0, 1, out=lib.empty(0, device="meta")
+    ),
+    "narrow_copy meta input": lambda lib: lib.narrow_copy(
+        lib.ones(4, 3, device="meta"), 0, 0, 1, out=lib.empty(0)
+    ),
+    "narrow_copy on meta": lambda lib: (
+        lib.narrow_copy(
+            lib.ones(4, 3, device="meta"), 0, 1, 2, out=lib.empty(5, device="meta")
+        ).shape
+    ),
+    "narrow_copy on meta, dtype": lambda lib: lib.narrow_copy(
+        lib.ones(4, 3, device="meta"), 0, 1, 2, out=lib.empty(0, device="meta").double()
+    ),
+    "narrow_copy on meta, start": lambda lib: lib.narrow_copy(
+        lib.ones(4, 3, device="meta"), 0, 7, 1, out=lib.empty(0, device="meta")
+    ),
+    "narrow_copy functional on meta, dim": lambda lib: lib.narrow_copy(
+        lib.ones(4, 3, device="meta"), 5, 0, 1
+    ),
     "unfold_copy, a step whose stride overflows": lambda lib: lib.unfold_copy(_z(lib), 0, 1, 2**62),
     "unbind out on meta": lambda lib: lib.unbind_copy(
         _z(lib), out=[lib.empty(0, device="meta"), lib.empty(0, device="meta")]

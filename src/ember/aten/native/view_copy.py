@@ -9,15 +9,19 @@ operator through the dispatcher, then `clone(memory_format=contiguous_format)`; 
 reshapes where the view is impossible. The out= kernels are the ones torchgen autogenerates
 (resize_out_helper, then copy_arg's dtype check and copy_); narrow_copy's CPU
 kernels and the list-out= kernels are TensorShape.cpp's (narrow_copy_dense_cpu_out,
-split_with_sizes_copy_out, unbind_copy_int_out).
+split_with_sizes_copy_out, unbind_copy_int_out); narrow_copy.out's Meta kernel is the
+Python reference PyTorch registers there.
 """
 
 from __future__ import annotations
 
+from ember.aten.meta.out_wrapper import check_copy_devices, copy_out
 from ember.aten.native import at
 from ember.aten.native.common import type_meta_name, wrap_dim
 from ember.aten.native.resize import resize_impl, resize_output
 from ember.aten.native.views import compute_stride, infer_size
+from ember.aten.structured import StructuredMeta
+from ember.aten.tensor_iterator import OutputSpec
 
 __all__ = [
     "alias_copy",
@@ -29,6 +33,7 @@ __all__ = [
     "narrow_copy_dense",
     "narrow_copy_dense_cpu",
     "narrow_copy_dense_cpu_out",
+    "narrow_copy_meta_out",
     "permute_copy",
     "permute_copy_out",
     "split_with_sizes_copy",
@@ -203,6 +208,17 @@ def narrow_copy_dense_cpu_out(self, dim, start, length, out):
 def narrow_copy_dense_cpu(self, dim, start, length):
     out = at.empty_memory_format([0], self.dtype, None, self.device, None, None)
     return narrow_copy_dense_cpu_out(self, dim, start, length, out)
+
+
+def narrow_copy_meta_out(self, dim, start, length, out):
+    """PyTorch's Meta kernel: the Python reference (_refs.narrow_copy) in out_wrapper: the
+    devices compared first, narrow's own checks, then out= resized and its dtype exact."""
+    check_copy_devices(self, out)
+    piece = at.narrow(self, dim, start, length)
+    copy_out(
+        StructuredMeta((OutputSpec(piece._sizes, None, piece.dtype, piece.device),)), out, True
+    )
+    return out
 
 
 # -- out= kernels ---------------------------------------------------------------------------

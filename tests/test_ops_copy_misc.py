@@ -229,3 +229,21 @@ def test_chunk_cat_shapes(sizes, num_chunks, data):
 def test_nonzero_static_matches(values, size, fill_value):
     array = np.array(values)
     agree(lambda lib: lib.nonzero_static(lib.tensor(array), size=size, fill_value=fill_value))
+
+
+def test_torch_function_sees_the_properties_and_methods():
+    def run(lib):
+        seen = []
+
+        class Logged(lib.Tensor):
+            @classmethod
+            def __torch_function__(cls, func, types, args=(), kwargs=None):
+                seen.append(getattr(func, "__name__", str(func)))
+                return super().__torch_function__(func, types, args, kwargs or {})
+
+        x = lib.ones(2, 3).as_subclass(Logged)
+        kinds = [type(x.H), type(x.mH), type(x.sum_to_size(1, 3)), type(lib.fill(x, 1))]
+        kinds += [type(lib.t_copy(x)), type(x.narrow_copy(0, 0, 1)), type(lib.unbind_copy(x)[0])]
+        return [k.__name__ for k in kinds], seen
+
+    assert run(ember) == run(torch)

@@ -198,6 +198,10 @@ OUT_CALLS = {
     ),
     "unbind out": lambda lib: lib.unbind_copy(_z(lib), 0, out=[lib.empty(0), lib.empty(0)]),
     "unbind out too short": lambda lib: lib.unbind_copy(_z(lib), 0, out=[lib.empty(0)]),
+    "diagonal_copy out": lambda lib: lib.diagonal_copy(_z(lib), 1, out=lib.empty(3)),
+    "diagonal_copy out dtype": lambda lib: lib.diagonal_copy(
+        _z(lib), out=lib.empty(0, dtype=lib.int32)
+    ),
     "narrow_copy meta out": lambda lib: lib.narrow_copy(
         _z(lib), 0, 0, 1, out=lib.empty(0, device="meta")
     ),
@@ -265,6 +269,9 @@ def _leaf(lib):
 
 AUTOGRAD_OUT = {
     "view_copy, input requires grad": lambda lib: lib.view_copy(_leaf(lib), [4], out=lib.empty(0)),
+    "diagonal_copy, input requires grad": lambda lib: lib.diagonal_copy(
+        _leaf(lib), out=lib.empty(0)
+    ),
     "view_copy, out requires grad": lambda lib: lib.view_copy(
         lib.ones(2, 2), [4], out=lib.empty(0, requires_grad=True)
     ),

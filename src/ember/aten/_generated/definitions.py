@@ -1442,6 +1442,7 @@ define('transpose_copy.int(Tensor self, int dim0, int dim1) -> Tensor', tags=('v
 define('transpose_copy.int_out(Tensor self, int dim0, int dim1, *, Tensor(a!) out) -> Tensor(a!)', tags=())
 define('t_copy(Tensor self) -> Tensor', tags=('view_copy',))
 define('t_copy.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', tags=())
+define('diagonal_copy.out(Tensor self, int offset=0, int dim1=0, int dim2=1, *, Tensor(a!) out) -> Tensor(a!)', tags=())
 define('split_with_sizes_copy(Tensor self, SymInt[] split_sizes, int dim=0) -> Tensor[]', tags=('view_copy',))
 define('split_with_sizes_copy.out(Tensor self, SymInt[] split_sizes, int dim=0, *, Tensor(a!)[] out) -> ()', tags=())
 define('unbind_copy.int(Tensor self, int dim=0) -> Tensor[]', tags=('view_copy',))

@@ -300,6 +300,7 @@ _op_diag_embed = handle("diag_embed")
 _op_diagflat = handle("diagflat")
 _op_diagonal = handle("diagonal")
 _op_diagonal_copy = handle("diagonal_copy")
+_op_diagonal_copy_out = handle("diagonal_copy.out")
 _op_diagonal_scatter = handle("diagonal_scatter")
 _op_diff = handle("diff")
 _op_diff_out = handle("diff.out")
@@ -4974,22 +4975,20 @@ def diagonal(*args, **kwargs):
 
 _parser_f_diagonal_copy = PythonArgParser(
     [
-        'diagonal_copy(Tensor input, int offset=0, int dim1=0, int dim2=1)',
+        'diagonal_copy(Tensor input, int offset=0, int dim1=0, int dim2=1, *, Tensor? out=None)',
     ],
 )
-_tail_parser_f_diagonal_copy = [p.default for p in _parser_f_diagonal_copy.signatures[0].params[1:]]
 
 
 def diagonal_copy(*args, **kwargs):
-    """diagonal_copy(Tensor input, int offset=0, int dim1=0, int dim2=1)"""
+    """diagonal_copy(Tensor input, int offset=0, int dim1=0, int dim2=1, *, Tensor? out=None)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
-            index, v = 0, [args[0], *_tail_parser_f_diagonal_copy]
-        else:
-            index, v = _parser_f_diagonal_copy.parse(args, kwargs)
-        return _op_diagonal_copy.call(v[0], v[1], v[2], v[3])
+        v = _parser_f_diagonal_copy.parse(args, kwargs)[1]
+        if v[4] is None:
+            return _op_diagonal_copy.call(v[0], v[1], v[2], v[3])
+        return _op_diagonal_copy_out.call(v[0], v[1], v[2], v[3], v[4])
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:

@@ -681,6 +681,7 @@ impl("transpose_copy.int", "CompositeExplicitAutogradNonFunctional", N.transpose
 impl("transpose_copy.int_out", "CompositeExplicitAutograd", N.transpose_copy_int_out)
 impl("t_copy", "CompositeExplicitAutogradNonFunctional", N.t_copy)
 impl("t_copy.out", "CompositeExplicitAutograd", N.t_copy_out)
+impl("diagonal_copy.out", "CompositeExplicitAutograd", N.diagonal_copy_out)
 impl("split_with_sizes_copy", "CompositeExplicitAutogradNonFunctional", N.split_with_sizes_copy)
 impl("split_with_sizes_copy.out", "CompositeExplicitAutograd", N.split_with_sizes_copy_out)
 impl("unbind_copy.int", "CompositeExplicitAutogradNonFunctional", N.unbind_copy_int)

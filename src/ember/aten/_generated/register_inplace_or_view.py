@@ -7553,6 +7553,20 @@ def t_copy_out(keyset, self, out):
     return finish_inplace(result, out)
 
 
+_diagonal_copy_out = handle("diagonal_copy.out")
+
+
+def diagonal_copy_out(keyset, self, offset, dim1, dim2, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _diagonal_copy_out.redispatch(keyset & AFTER, self, offset, dim1, dim2, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 _as_strided_scatter_out = handle("as_strided_scatter.out")
 
 
@@ -8148,6 +8162,7 @@ impl("squeeze_copy.dims_out", "ADInplaceOrView", squeeze_copy_dims_out, keyset_a
 impl("unsqueeze_copy.out", "ADInplaceOrView", unsqueeze_copy_out, keyset_arg="raw")
 impl("transpose_copy.int_out", "ADInplaceOrView", transpose_copy_int_out, keyset_arg="raw")
 impl("t_copy.out", "ADInplaceOrView", t_copy_out, keyset_arg="raw")
+impl("diagonal_copy.out", "ADInplaceOrView", diagonal_copy_out, keyset_arg="raw")
 impl("as_strided_scatter.out", "ADInplaceOrView", as_strided_scatter_out, keyset_arg="raw")
 impl("resize_as_", "ADInplaceOrView", resize_as_, keyset_arg="raw")
 impl("nonzero_static.out", "ADInplaceOrView", nonzero_static_out, keyset_arg="raw")

@@ -1,6 +1,6 @@
 """The view_copy operators: expand_copy, permute_copy, as_strided_copy, alias_copy,
 narrow_copy, view_copy, unfold_copy, squeeze_copy, unsqueeze_copy, transpose_copy, t_copy,
-split_with_sizes_copy, unbind_copy, and their out= overloads.
+split_with_sizes_copy, unbind_copy, and their out= overloads (diagonal_copy's too).
 
 Layer: aten/native (device-generic). In: the view operator's arguments. Out: a fresh
 contiguous tensor holding what the view would show. Each functional kernel is PyTorch's
@@ -28,6 +28,7 @@ __all__ = [
     "alias_copy_out",
     "as_strided_copy",
     "as_strided_copy_out",
+    "diagonal_copy_out",
     "expand_copy",
     "expand_copy_out",
     "narrow_copy_dense",
@@ -246,6 +247,10 @@ def view_copy_out(self, size, out):
 
 def view_copy_dtype_out(self, dtype, out):
     return copy_into(out, at.view_copy_dtype(self, dtype))
+
+
+def diagonal_copy_out(self, offset, dim1, dim2, out):
+    return copy_into(out, at.diagonal_copy(self, offset, dim1, dim2))
 
 
 def unfold_copy_out(self, dimension, size, step, out):

@@ -20651,6 +20651,27 @@ def t_copy_out(ks, self, out):
     return result
 
 
+_diagonal_copy_out = handle("diagonal_copy.out")
+
+
+def diagonal_copy_out(ks, self, offset, dim1, dim2, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::diagonal_copy")
+        node = NotImplementedNode("aten::diagonal_copy")
+        node._next_edges = requiring_edges(self, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _diagonal_copy_out.redispatch(ks & AFTER_AUTOGRAD, self, offset, dim1, dim2, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
 _split_with_sizes_copy = handle("split_with_sizes_copy")
 
 
@@ -21974,6 +21995,7 @@ impl("transpose_copy.int", "Autograd", transpose_copy_int, keyset_arg="raw")
 impl("transpose_copy.int_out", "Autograd", transpose_copy_int_out, keyset_arg="raw")
 impl("t_copy", "Autograd", t_copy, keyset_arg="raw")
 impl("t_copy.out", "Autograd", t_copy_out, keyset_arg="raw")
+impl("diagonal_copy.out", "Autograd", diagonal_copy_out, keyset_arg="raw")
 impl("split_with_sizes_copy", "Autograd", split_with_sizes_copy, keyset_arg="raw")
 impl("split_with_sizes_copy.out", "Autograd", split_with_sizes_copy_out, keyset_arg="raw")
 impl("unbind_copy.int", "Autograd", unbind_copy_int, keyset_arg="raw")

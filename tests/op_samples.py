@@ -1018,3 +1018,58 @@ S["linalg_solve_triangular"] = [
     lambda T: ((_square(T), T.f(3, 2)), {"upper": False, "unitriangular": True}),
 ]
 S["linalg_eigvals"] = [lambda T: ((_separated(T, 3, 3),), {})]
+
+# --- wcopy: the view_copy operators ---
+S["expand_copy"] = [lambda T: ((T.f(3, 1), [2, 3, 4]), {}), lambda T: ((T.f(3), [2, -1]), {})]
+S["permute_copy"] = [lambda T: ((T.f(2, 3, 4), [2, 0, 1]), {})]
+S["as_strided_copy"] = [
+    lambda T: ((T.f(3, 3), [2, 2], [1, 2]), {}),
+    lambda T: ((T.f(3, 3), [2], [3], 1), {}),
+]
+S["alias_copy"] = [_unary]
+S["narrow_copy"] = [lambda T: ((T.f(4, 3), 0, 1, 2), {}), lambda T: ((T.f(4, 3), -1, -2, 1), {})]
+S["view_copy"] = [lambda T: ((T.f(2, 3), [3, 2]), {}), lambda T: ((T.f(2, 3).t(), [-1]), {})]
+S["view_copy.dtype"] = [lambda T: ((T.f(2, 3), T.lib.int64), {})]
+S["unfold_copy"] = [lambda T: ((T.f(2, 5), 1, 2, 2), {})]
+S["squeeze_copy"] = [lambda T: ((T.f(2, 1, 3),), {})]
+S["squeeze_copy.dim"] = [lambda T: ((T.f(2, 1, 3), 1), {})]
+S["squeeze_copy.dims"] = [lambda T: ((T.f(1, 2, 1), [0, 2]), {})]
+S["unsqueeze_copy"] = [lambda T: ((T.f(2, 3), -1), {})]
+S["transpose_copy.int"] = [lambda T: ((T.f(2, 3, 4), 0, 2), {})]
+S["t_copy"] = [lambda T: ((T.f(2, 3),), {}), lambda T: ((T.f(3),), {})]
+S["split_with_sizes_copy"] = [lambda T: ((T.f(5, 3), [2, 3]), {})]
+S["unbind_copy.int"] = [lambda T: ((T.f(2, 3), 1), {})]
+S["split_with_sizes_copy.out"] = [
+    lambda T: ((T.c(5, 3), [2, 3]), {"out": [T.c(2, 3), T.c(0)]}),
+    lambda T: ((T.f(5, 3), [2, 3]), {"out": [T.c(2, 3), T.f(3, 3)]}),
+]
+S["unbind_copy.int_out"] = [
+    lambda T: ((T.c(2, 3), 1), {"out": [T.c(2), T.c(0), T.c(5)]}),
+    lambda T: ((T.c(2, 3), 0), {"out": [T.f(3), T.c(3)]}),
+]
+
+# --- wcopy: scatter, fill, factories and small Tensor methods ---
+S["as_strided_scatter"] = [
+    lambda T: ((T.f(3, 3), T.f(2, 2), [2, 2], [1, 2], 1), {}),
+    lambda T: ((T.f(4), T.f(2), [2], [2]), {}),
+]
+S["sum_to_size"] = [lambda T: ((T.f(2, 3), [1, 3]), {}), lambda T: ((T.f(2, 3), [3]), {})]
+S["reshape_as"] = [lambda T: ((T.f(2, 3), T.c(3, 2)), {})]
+S["fill.Scalar"] = [lambda T: ((T.f(2, 3), 1.5), {}), lambda T: ((T.f(2, 3).t(), 2), {})]
+S["fill.Tensor"] = [lambda T: ((T.f(2, 3), T.f()), {})]
+S["scalar_tensor"] = [lambda T: ((3,), {}), lambda T: ((1.5,), {"dtype": T.lib.float64})]
+S["empty_permuted"] = [lambda T: (([2, 3, 4], [2, 0, 1]), {})]
+S["resize_as_"] = [
+    lambda T: ((T.c(2), T.c(2, 3)), {}),
+    lambda T: ((T.f(2) * 1, T.c(3)), {}),
+    lambda T: ((T.c(2, 3, 4, 5), T.c(2, 3, 4, 5)), {"memory_format": T.lib.channels_last}),
+]
+S["matrix_H"] = [lambda T: ((T.f(2, 3),), {})]
+S["mH"] = [lambda T: ((T.f(2, 3, 4),), {})]
+S["adjoint"] = [lambda T: ((T.f(3, 2),), {})]
+S["nonzero_static"] = [
+    lambda T: ((T.c(2, 3),), {"size": 4}),
+    lambda T: ((T.b(2, 3),), {"size": 8, "fill_value": 5}),
+]
+S["_chunk_cat"] = [lambda T: (([T.f(2, 3), T.f(2, 5)], 1, 2), {})]
+NO_VALUES = NO_VALUES | {"empty_permuted"}

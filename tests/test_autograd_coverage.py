@@ -223,8 +223,11 @@ UNLISTED_IN_TORCH = {("index.Tensor", "indices"), ("index_put", "indices")}
 # Written by hand in torch (VariableTypeManual.cpp), from derivatives.yaml in ember.
 MANUAL_IN_TORCH = {"copy_"}
 # View-copy operators: torch's generator derives their entry from the view's
-# (DiagonalBackward0_copy from diagonal's); ember's derivatives.yaml spells it out.
-VIEW_COPY_IN_TORCH = {"diagonal_copy"}
+# (DiagonalBackward0_copy from diagonal's); ember's derivatives.yaml spells it out. Their
+# nodes are named `<view's node>_copy` (checked against torch's grad_fn by the sweep).
+VIEW_COPY_IN_TORCH = {
+    name for name, d in load_derivatives().items() if d.node and d.node.endswith("_copy")
+} | {"view_copy.dtype"}
 
 
 def _torch_entries() -> dict:

@@ -195,16 +195,19 @@ def _contiguous(self, *args, **kwargs):
 
 
 def _properties(m) -> dict:
-    """The view properties of python_variable.cpp: `T`, `mT` (`x.T` is aten::numpy_T)."""
+    """The view properties of python_variable.cpp: `T`, `mT`, `H`, `mH` (`x.T` is
+    aten::numpy_T, `x.H` aten::matrix_H)."""
     return {
         "T": property(lambda self: m.numpy_T(self)),
         "mT": property(lambda self: m.mT(self)),
+        "H": property(lambda self: m.matrix_H(self)),
+        "mH": property(lambda self: m.mH(self)),
     }
 
 
 def install(tensor_class) -> None:
     """Set every generated method and operator on `tensor_class` (ember.Tensor)."""
-    hidden = {"numpy_T", "mT"}  # properties in PyTorch, not methods
+    hidden = {"numpy_T", "mT", "matrix_H", "mH"}  # properties in PyTorch, not methods
     for name in tensor_methods.__all__:
         if name not in hidden:
             setattr(tensor_class, name, getattr(tensor_methods, name))

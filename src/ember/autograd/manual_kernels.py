@@ -1,4 +1,4 @@
-"""Autograd kernels PyTorch writes by hand (VariableTypeManual.cpp): resize_.
+"""Autograd kernels PyTorch writes by hand (VariableTypeManual.cpp): resize_, resize_as_.
 
 Layer: autograd. In: calls at the Autograd keys. Out: the same redispatch as
 the generated kernels, with the checks PyTorch's manual kernels make.
@@ -28,3 +28,22 @@ def resize_(ks, self, size, memory_format):
 
 
 impl("resize_", "Autograd", resize_, keyset_arg="raw")
+
+
+_resize_as_ = handle("resize_as_")
+
+
+def resize_as_(ks, self, the_template, memory_format):
+    if self._requires_grad:
+        raise RuntimeError("cannot resize variables that require grad")
+    ts = per_thread.state
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        _resize_as_.redispatch(ks & AFTER_AUTOGRAD, self, the_template, memory_format)
+    finally:
+        ts.excluded = prev
+    return self
+
+
+impl("resize_as_", "Autograd", resize_as_, keyset_arg="raw")

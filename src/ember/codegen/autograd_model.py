@@ -19,7 +19,10 @@ non-differentiable escapes this: the names of DONT_REQUIRE_DERIVATIVE
 non-differentiable, operators without tensor inputs or outputs. An out=
 overload follows its functional overload's entry: it refuses arguments that
 require grad when that entry is differentiable, and is NotImplemented when
-there is none. A tensor input an entry leaves unlisted may not require grad
+there is none, or when it is one the functional's `autogen:` names (PyTorch
+2.13 gives those its NotImplemented fallback: as_strided_scatter.out, expand_copy.out). Of those that return nothing (a Tensor[] out=), the ones of
+CHECKED_LIST_OUTS refuse out= tensors that require grad, as PyTorch's do. A
+tensor input an entry leaves unlisted may not require grad
 (check_no_requires_grad).
 
 Note [Formulas in derivatives.yaml]
@@ -79,6 +82,10 @@ DONT_REQUIRE_DERIVATIVE = frozenset({
     "logical_and", "logical_xor", "logical_not", "logical_or",
     "_nested_tensor_size", "_nested_tensor_strides", "_nested_tensor_storage_offsets",
 })  # fmt: skip
+
+# The Tensor[] out= overloads returning nothing whose VariableType kernel in PyTorch 2.13
+# refuses out= tensors that require grad (split_with_sizes_copy.out's lets them through).
+CHECKED_LIST_OUTS = frozenset({"unbind_copy.int_out"})
 
 # gen_variable_type.py's MANUAL_AUTOGRAD: kernels PyTorch writes by hand, whose results
 # are not differentiable (ember's resize_ is hand-written too: `manual` in the yaml).
@@ -263,6 +270,8 @@ def _kind(f: NativeFunction, d: Derivative | None) -> str:
     base = f.base_name[:-1] if f.is_inplace else f.base_name  # torchgen's get_base_name
     if base in DONT_REQUIRE_DERIVATIVE | NON_DIFFERENTIABLE_MANUAL or not has_inputs:
         return "nondiff"
+    if f.name in CHECKED_LIST_OUTS:
+        return "out"
     if not _differentiable_returns(f):
         return "nondiff"
     if d is None:
@@ -288,7 +297,7 @@ def autograd_ops(functions: list[NativeFunction], derivatives: dict[str, Derivat
         d = derivatives.get(f.name)
         if d is None and (f.is_inplace or f.is_out):
             functional = functional_of(f, functions)
-            if functional is not None:
+            if functional is not None and f.name not in functional.autogen:
                 d = derivatives.get(functional.name)
         if d is not None:
             used.add(d.op)

@@ -281,6 +281,8 @@ def _out_checks(op: AutogradOp) -> list[str]:
     tensor may require grad (SETUP_NONE_REQUIRES_GRAD)."""
     outs = [a for a, flag in zip(op.out_arguments, op.differentiable_outputs) if flag]
     checked = _requires_expr(op.differentiable_inputs + outs)
+    if not op.f.func.returns:  # a Tensor[] out= returning nothing: only its outs are checked
+        checked = _requires_expr(op.out_arguments)
     return [
         f"    if ts.grad_mode and ({checked}):",
         f'        raise RuntimeError(OUT_ERROR.format(name="{op.f.base_name}"))',

@@ -39,6 +39,10 @@ class NativeFunction:
     tags: tuple[str, ...]
     device_check: str | None
     python_module: str | None
+    # PyTorch's `autogen:` (the overloads torchgen writes from this one). ember's yaml
+    # spells those out with kernels of their own; autograd treats them as torchgen does:
+    # no derivative entry reaches them (See Note [Operators without a derivative formula]).
+    autogen: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
@@ -144,6 +148,7 @@ def load_native_functions(path: Path = NATIVE_FUNCTIONS) -> list[NativeFunction]
                 tags=_as_tuple(entry.get("tags")),
                 device_check=entry.get("device_check"),
                 python_module=entry.get("python_module"),
+                autogen=tuple(n.strip() for n in str(entry.get("autogen", "")).split(",") if n),
             )
         )
     return functions

@@ -134,7 +134,8 @@ def _python_default(arg) -> str | None:
 
 def _out_type(out_args) -> str:
     if len(out_args) == 1:
-        return "Tensor?"
+        # PythonOutArgument.from_outputs: one out= argument keeps its type (TensorList)
+        return "Tensor[]?" if out_args[0].type.is_tensor_like()[1] else "Tensor?"
     return f"Tensor[{len(out_args)}]?"
 
 
@@ -216,9 +217,13 @@ def _core_signature(f: NativeFunction) -> list[tuple[str, str]]:
 
 
 def _out_twin(f: NativeFunction, outs: list[NativeFunction]) -> NativeFunction | None:
+    """The out= overload bound with `f` in Python; torchgen leaves out those it generates
+    (`autogen:`) except for view_copy operators (as_strided_scatter has no out=)."""
     inputs = _core_signature(f)
     for candidate in outs:
         if candidate.base_name == f.base_name and _core_signature(candidate) == inputs:
+            if candidate.name in f.autogen and "view_copy" not in f.tags:
+                return None
             return candidate
     return None
 

@@ -17,6 +17,8 @@ from ember.aten.torch_function import handle_function, handle_method, handle_sel
 MODULE = 'ember'  # the functions' module in a __torch_function__ error
 
 _op__adaptive_avg_pool2d = handle("_adaptive_avg_pool2d")
+_op__chunk_cat = handle("_chunk_cat")
+_op__chunk_cat_out = handle("_chunk_cat.out")
 _op__conj = handle("_conj")
 _op__conj_physical = handle("_conj_physical")
 _op__convolution_mode = handle("_convolution_mode")
@@ -87,7 +89,10 @@ _op_addmv_out = handle("addmv.out")
 _op_addmv_ = handle("addmv_")
 _op_addr = handle("addr")
 _op_addr_out = handle("addr.out")
+_op_adjoint = handle("adjoint")
 _op_alias = handle("alias")
+_op_alias_copy = handle("alias_copy")
+_op_alias_copy_out = handle("alias_copy.out")
 _op_all = handle("all")
 _op_all_all_out = handle("all.all_out")
 _op_all_dim = handle("all.dim")
@@ -146,6 +151,9 @@ _op_argsort_stable_out = handle("argsort.stable_out")
 _op_argwhere = handle("argwhere")
 _op_as_strided = handle("as_strided")
 _op_as_strided_ = handle("as_strided_")
+_op_as_strided_copy = handle("as_strided_copy")
+_op_as_strided_copy_out = handle("as_strided_copy.out")
+_op_as_strided_scatter = handle("as_strided_scatter")
 _op_asin = handle("asin")
 _op_asin_out = handle("asin.out")
 _op_asin_ = handle("asin_")
@@ -292,6 +300,7 @@ _op_diag_embed = handle("diag_embed")
 _op_diagflat = handle("diagflat")
 _op_diagonal = handle("diagonal")
 _op_diagonal_copy = handle("diagonal_copy")
+_op_diagonal_copy_out = handle("diagonal_copy.out")
 _op_diagonal_scatter = handle("diagonal_scatter")
 _op_diff = handle("diff")
 _op_diff_out = handle("diff.out")
@@ -324,6 +333,7 @@ _op_embedding_renorm_ = handle("embedding_renorm_")
 _op_empty_memory_format = handle("empty.memory_format")
 _op_empty_out = handle("empty.out")
 _op_empty_like = handle("empty_like")
+_op_empty_permuted = handle("empty_permuted")
 _op_empty_strided = handle("empty_strided")
 _op_eq_Scalar = handle("eq.Scalar")
 _op_eq_Scalar_out = handle("eq.Scalar_out")
@@ -344,6 +354,8 @@ _op_exp2 = handle("exp2")
 _op_exp2_out = handle("exp2.out")
 _op_exp2_ = handle("exp2_")
 _op_exp_ = handle("exp_")
+_op_expand_copy = handle("expand_copy")
+_op_expand_copy_out = handle("expand_copy.out")
 _op_expm1 = handle("expm1")
 _op_expm1_out = handle("expm1.out")
 _op_expm1_ = handle("expm1_")
@@ -353,6 +365,8 @@ _op_feature_alpha_dropout = handle("feature_alpha_dropout")
 _op_feature_alpha_dropout_ = handle("feature_alpha_dropout_")
 _op_feature_dropout = handle("feature_dropout")
 _op_feature_dropout_ = handle("feature_dropout_")
+_op_fill_Scalar = handle("fill.Scalar")
+_op_fill_Tensor = handle("fill.Tensor")
 _op_fill__Scalar = handle("fill_.Scalar")
 _op_fill__Tensor = handle("fill_.Tensor")
 _op_fix = handle("fix")
@@ -589,6 +603,8 @@ _op_nansum = handle("nansum")
 _op_nansum_out = handle("nansum.out")
 _op_narrow = handle("narrow")
 _op_narrow_Tensor = handle("narrow.Tensor")
+_op_narrow_copy = handle("narrow_copy")
+_op_narrow_copy_out = handle("narrow_copy.out")
 _op_native_batch_norm = handle("native_batch_norm")
 _op_native_batch_norm_backward = handle("native_batch_norm_backward")
 _op_native_group_norm = handle("native_group_norm")
@@ -610,12 +626,16 @@ _op_nextafter_out = handle("nextafter.out")
 _op_nonzero = handle("nonzero")
 _op_nonzero_out = handle("nonzero.out")
 _op_nonzero_numpy = handle("nonzero_numpy")
+_op_nonzero_static = handle("nonzero_static")
+_op_nonzero_static_out = handle("nonzero_static.out")
 _op_ones = handle("ones")
 _op_ones_out = handle("ones.out")
 _op_ones_like = handle("ones_like")
 _op_outer = handle("outer")
 _op_pairwise_distance = handle("pairwise_distance")
 _op_permute = handle("permute")
+_op_permute_copy = handle("permute_copy")
+_op_permute_copy_out = handle("permute_copy.out")
 _op_pixel_shuffle = handle("pixel_shuffle")
 _op_pixel_unshuffle = handle("pixel_unshuffle")
 _op_poisson_nll_loss = handle("poisson_nll_loss")
@@ -681,6 +701,7 @@ _op_repeat_interleave_Tensor = handle("repeat_interleave.Tensor")
 _op_repeat_interleave_self_Tensor = handle("repeat_interleave.self_Tensor")
 _op_repeat_interleave_self_int = handle("repeat_interleave.self_int")
 _op_reshape = handle("reshape")
+_op_resize_as_ = handle("resize_as_")
 _op_resolve_conj = handle("resolve_conj")
 _op_resolve_neg = handle("resolve_neg")
 _op_rms_norm = handle("rms_norm")
@@ -697,6 +718,7 @@ _op_rsqrt_out = handle("rsqrt.out")
 _op_rsqrt_ = handle("rsqrt_")
 _op_rsub_Scalar = handle("rsub.Scalar")
 _op_rsub_Tensor = handle("rsub.Tensor")
+_op_scalar_tensor = handle("scalar_tensor")
 _op_scatter_reduce = handle("scatter.reduce")
 _op_scatter_reduce_out = handle("scatter.reduce_out")
 _op_scatter_src = handle("scatter.src")
@@ -747,6 +769,8 @@ _op_sort_values_stable = handle("sort.values_stable")
 _op_split_Tensor = handle("split.Tensor")
 _op_split_sizes = handle("split.sizes")
 _op_split_with_sizes = handle("split_with_sizes")
+_op_split_with_sizes_copy = handle("split_with_sizes_copy")
+_op_split_with_sizes_copy_out = handle("split_with_sizes_copy.out")
 _op_sqrt = handle("sqrt")
 _op_sqrt_out = handle("sqrt.out")
 _op_sqrt_ = handle("sqrt_")
@@ -756,6 +780,12 @@ _op_square_ = handle("square_")
 _op_squeeze = handle("squeeze")
 _op_squeeze_dim = handle("squeeze.dim")
 _op_squeeze_dims = handle("squeeze.dims")
+_op_squeeze_copy = handle("squeeze_copy")
+_op_squeeze_copy_dim = handle("squeeze_copy.dim")
+_op_squeeze_copy_dim_out = handle("squeeze_copy.dim_out")
+_op_squeeze_copy_dims = handle("squeeze_copy.dims")
+_op_squeeze_copy_dims_out = handle("squeeze_copy.dims_out")
+_op_squeeze_copy_out = handle("squeeze_copy.out")
 _op_stack = handle("stack")
 _op_stack_out = handle("stack.out")
 _op_std = handle("std")
@@ -779,6 +809,8 @@ _op_svd_U = handle("svd.U")
 _op_swapaxes = handle("swapaxes")
 _op_swapdims = handle("swapdims")
 _op_t = handle("t")
+_op_t_copy = handle("t_copy")
+_op_t_copy_out = handle("t_copy.out")
 _op_take = handle("take")
 _op_take_out = handle("take.out")
 _op_take_along_dim = handle("take_along_dim")
@@ -804,6 +836,8 @@ _op_topk = handle("topk")
 _op_topk_values = handle("topk.values")
 _op_trace = handle("trace")
 _op_transpose_int = handle("transpose.int")
+_op_transpose_copy_int = handle("transpose_copy.int")
+_op_transpose_copy_int_out = handle("transpose_copy.int_out")
 _op_tril = handle("tril")
 _op_tril_out = handle("tril.out")
 _op_tril_indices = handle("tril_indices")
@@ -817,8 +851,12 @@ _op_trunc = handle("trunc")
 _op_trunc_out = handle("trunc.out")
 _op_trunc_ = handle("trunc_")
 _op_unbind_int = handle("unbind.int")
+_op_unbind_copy_int = handle("unbind_copy.int")
+_op_unbind_copy_int_out = handle("unbind_copy.int_out")
 _op_unflatten_int = handle("unflatten.int")
 _op_unfold_backward = handle("unfold_backward")
+_op_unfold_copy = handle("unfold_copy")
+_op_unfold_copy_out = handle("unfold_copy.out")
 _op_unique_consecutive = handle("unique_consecutive")
 _op_unique_dim = handle("unique_dim")
 _op_unique_dim_consecutive = handle("unique_dim_consecutive")
@@ -826,6 +864,8 @@ _op_unsafe_chunk = handle("unsafe_chunk")
 _op_unsafe_split_Tensor = handle("unsafe_split.Tensor")
 _op_unsafe_split_with_sizes = handle("unsafe_split_with_sizes")
 _op_unsqueeze = handle("unsqueeze")
+_op_unsqueeze_copy = handle("unsqueeze_copy")
+_op_unsqueeze_copy_out = handle("unsqueeze_copy.out")
 _op_var = handle("var")
 _op_var_correction = handle("var.correction")
 _op_var_correction_out = handle("var.correction_out")
@@ -835,6 +875,10 @@ _op_var_mean = handle("var_mean")
 _op_var_mean_correction = handle("var_mean.correction")
 _op_var_mean_dim = handle("var_mean.dim")
 _op_vdot = handle("vdot")
+_op_view_copy = handle("view_copy")
+_op_view_copy_dtype = handle("view_copy.dtype")
+_op_view_copy_dtype_out = handle("view_copy.dtype_out")
+_op_view_copy_out = handle("view_copy.out")
 _op_vsplit_array = handle("vsplit.array")
 _op_vsplit_int = handle("vsplit.int")
 _op_vstack = handle("vstack")
@@ -878,6 +922,30 @@ def _adaptive_avg_pool2d(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(_adaptive_avg_pool2d, _parser_f__adaptive_avg_pool2d, args, kwargs, MODULE)
+
+
+
+_parser_f__chunk_cat = PythonArgParser(
+    [
+        '_chunk_cat(Tensor[] tensors, int dim, int num_chunks, *, Tensor? out=None)',
+    ],
+)
+
+
+def _chunk_cat(*args, **kwargs):
+    """_chunk_cat(Tensor[] tensors, int dim, int num_chunks, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__chunk_cat.parse(args, kwargs)[1]
+        if v[3] is None:
+            return _op__chunk_cat.call(v[0], v[1], v[2])
+        return _op__chunk_cat_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_chunk_cat, _parser_f__chunk_cat, args, kwargs, MODULE)
 
 
 
@@ -2067,6 +2135,32 @@ def addr(*args, **kwargs):
 
 
 
+_parser_f_adjoint = PythonArgParser(
+    [
+        'adjoint(Tensor input)',
+    ],
+)
+_tail_parser_f_adjoint = [p.default for p in _parser_f_adjoint.signatures[0].params[1:]]
+
+
+def adjoint(*args, **kwargs):
+    """adjoint(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_adjoint]
+        else:
+            index, v = _parser_f_adjoint.parse(args, kwargs)
+        return _op_adjoint.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(adjoint, _parser_f_adjoint, args, kwargs, MODULE)
+
+
+
 _parser_f_alias = PythonArgParser(
     [
         'alias(Tensor input)',
@@ -2090,6 +2184,30 @@ def alias(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(alias, _parser_f_alias, args, kwargs, MODULE)
+
+
+
+_parser_f_alias_copy = PythonArgParser(
+    [
+        'alias_copy(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def alias_copy(*args, **kwargs):
+    """alias_copy(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_alias_copy.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_alias_copy.call(v[0])
+        return _op_alias_copy_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(alias_copy, _parser_f_alias_copy, args, kwargs, MODULE)
 
 
 
@@ -2831,6 +2949,52 @@ def as_strided_(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(as_strided_, _parser_f_as_strided_, args, kwargs, MODULE)
+
+
+
+_parser_f_as_strided_copy = PythonArgParser(
+    [
+        'as_strided_copy(Tensor input, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None, *, Tensor? out=None)',
+    ],
+)
+
+
+def as_strided_copy(*args, **kwargs):
+    """as_strided_copy(Tensor input, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_as_strided_copy.parse(args, kwargs)[1]
+        if v[4] is None:
+            return _op_as_strided_copy.call(v[0], v[1], v[2], v[3])
+        return _op_as_strided_copy_out.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(as_strided_copy, _parser_f_as_strided_copy, args, kwargs, MODULE)
+
+
+
+_parser_f_as_strided_scatter = PythonArgParser(
+    [
+        'as_strided_scatter(Tensor input, Tensor src, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)',
+    ],
+)
+
+
+def as_strided_scatter(*args, **kwargs):
+    """as_strided_scatter(Tensor input, Tensor src, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_as_strided_scatter.parse(args, kwargs)[1]
+        return _op_as_strided_scatter.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(as_strided_scatter, _parser_f_as_strided_scatter, args, kwargs, MODULE)
 
 
 
@@ -4811,22 +4975,20 @@ def diagonal(*args, **kwargs):
 
 _parser_f_diagonal_copy = PythonArgParser(
     [
-        'diagonal_copy(Tensor input, int offset=0, int dim1=0, int dim2=1)',
+        'diagonal_copy(Tensor input, int offset=0, int dim1=0, int dim2=1, *, Tensor? out=None)',
     ],
 )
-_tail_parser_f_diagonal_copy = [p.default for p in _parser_f_diagonal_copy.signatures[0].params[1:]]
 
 
 def diagonal_copy(*args, **kwargs):
-    """diagonal_copy(Tensor input, int offset=0, int dim1=0, int dim2=1)"""
+    """diagonal_copy(Tensor input, int offset=0, int dim1=0, int dim2=1, *, Tensor? out=None)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
-            index, v = 0, [args[0], *_tail_parser_f_diagonal_copy]
-        else:
-            index, v = _parser_f_diagonal_copy.parse(args, kwargs)
-        return _op_diagonal_copy.call(v[0], v[1], v[2], v[3])
+        v = _parser_f_diagonal_copy.parse(args, kwargs)[1]
+        if v[4] is None:
+            return _op_diagonal_copy.call(v[0], v[1], v[2], v[3])
+        return _op_diagonal_copy_out.call(v[0], v[1], v[2], v[3], v[4])
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:
@@ -5285,6 +5447,28 @@ def empty_like(*args, **kwargs):
 
 
 
+_parser_f_empty_permuted = PythonArgParser(
+    [
+        'empty_permuted(SymInt[] size, int[] physical_layout, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+    ],
+)
+
+
+def empty_permuted(*args, **kwargs):
+    """empty_permuted(SymInt[] size, int[] physical_layout, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_empty_permuted.parse(args, kwargs)[1]
+        return make_factory(_op_empty_permuted, (v[0], v[1], v[2], v[3], CPU if v[4] is None else v[4], v[5],), v[6])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(empty_permuted, _parser_f_empty_permuted, args, kwargs, MODULE)
+
+
+
 _parser_f_empty_strided = PythonArgParser(
     [
         'empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
@@ -5587,6 +5771,30 @@ def exp_(*args, **kwargs):
 
 
 
+_parser_f_expand_copy = PythonArgParser(
+    [
+        'expand_copy(Tensor input, SymInt[] size, *, bool implicit=False, Tensor? out=None)',
+    ],
+)
+
+
+def expand_copy(*args, **kwargs):
+    """expand_copy(Tensor input, SymInt[] size, *, bool implicit=False, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_expand_copy.parse(args, kwargs)[1]
+        if v[3] is None:
+            return _op_expand_copy.call(v[0], v[1], v[2])
+        return _op_expand_copy_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(expand_copy, _parser_f_expand_copy, args, kwargs, MODULE)
+
+
+
 _parser_f_expm1 = PythonArgParser(
     [
         'expm1(Tensor input, *, Tensor? out=None)',
@@ -5748,6 +5956,32 @@ def feature_dropout_(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(feature_dropout_, _parser_f_feature_dropout_, args, kwargs, MODULE)
+
+
+
+_parser_f_fill = PythonArgParser(
+    [
+        'fill(Tensor input, Tensor value)',
+        'fill(Tensor input, Scalar value)',
+    ],
+)
+
+
+def fill(*args, **kwargs):
+    """fill(Tensor input, Tensor value) | fill(Tensor input, Scalar value)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_fill.parse(args, kwargs)
+        if index == 0:
+            return _op_fill_Tensor.call(v[0], v[1])
+        else:
+            return _op_fill_Scalar.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(fill, _parser_f_fill, args, kwargs, MODULE)
 
 
 
@@ -8781,6 +9015,30 @@ def narrow(*args, **kwargs):
 
 
 
+_parser_f_narrow_copy = PythonArgParser(
+    [
+        'narrow_copy(Tensor input, int dim, SymInt start, SymInt length, *, Tensor? out=None)',
+    ],
+)
+
+
+def narrow_copy(*args, **kwargs):
+    """narrow_copy(Tensor input, int dim, SymInt start, SymInt length, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_narrow_copy.parse(args, kwargs)[1]
+        if v[4] is None:
+            return _op_narrow_copy.call(v[0], v[1], v[2], v[3])
+        return _op_narrow_copy_out.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(narrow_copy, _parser_f_narrow_copy, args, kwargs, MODULE)
+
+
+
 _parser_f_native_batch_norm = PythonArgParser(
     [
         'native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps)',
@@ -9117,6 +9375,30 @@ def nonzero_numpy(*args, **kwargs):
 
 
 
+_parser_f_nonzero_static = PythonArgParser(
+    [
+        'nonzero_static(Tensor input, *, SymInt size, int fill_value=-1, Tensor? out=None)',
+    ],
+)
+
+
+def nonzero_static(*args, **kwargs):
+    """nonzero_static(Tensor input, *, SymInt size, int fill_value=-1, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_nonzero_static.parse(args, kwargs)[1]
+        if v[3] is None:
+            return _op_nonzero_static.call(v[0], v[1], v[2])
+        return _op_nonzero_static_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(nonzero_static, _parser_f_nonzero_static, args, kwargs, MODULE)
+
+
+
 _parser_f_ones = PythonArgParser(
     [
         'ones(SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
@@ -9235,6 +9517,30 @@ def permute(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(permute, _parser_f_permute, args, kwargs, MODULE)
+
+
+
+_parser_f_permute_copy = PythonArgParser(
+    [
+        'permute_copy(Tensor input, int[] dims, *, Tensor? out=None)',
+    ],
+)
+
+
+def permute_copy(*args, **kwargs):
+    """permute_copy(Tensor input, int[] dims, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_permute_copy.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_permute_copy.call(v[0], v[1])
+        return _op_permute_copy_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(permute_copy, _parser_f_permute_copy, args, kwargs, MODULE)
 
 
 
@@ -9977,6 +10283,32 @@ def reshape(*args, **kwargs):
 
 
 
+_parser_f_resize_as_ = PythonArgParser(
+    [
+        'resize_as_(Tensor input, Tensor the_template, *, MemoryFormat? memory_format=None)',
+    ],
+)
+_tail_parser_f_resize_as_ = [p.default for p in _parser_f_resize_as_.signatures[0].params[2:]]
+
+
+def resize_as_(*args, **kwargs):
+    """resize_as_(Tensor input, Tensor the_template, *, MemoryFormat? memory_format=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_resize_as_]
+        else:
+            index, v = _parser_f_resize_as_.parse(args, kwargs)
+        return _op_resize_as_.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(resize_as_, _parser_f_resize_as_, args, kwargs, MODULE)
+
+
+
 _parser_f_resolve_conj = PythonArgParser(
     [
         'resolve_conj(Tensor input)',
@@ -10228,6 +10560,28 @@ def rsub(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(rsub, _parser_f_rsub, args, kwargs, MODULE)
+
+
+
+_parser_f_scalar_tensor = PythonArgParser(
+    [
+        'scalar_tensor(Scalar s, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+    ],
+)
+
+
+def scalar_tensor(*args, **kwargs):
+    """scalar_tensor(Scalar s, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_scalar_tensor.parse(args, kwargs)[1]
+        return make_factory(_op_scalar_tensor, (v[0], v[1], v[2], CPU if v[3] is None else v[3], v[4],), v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(scalar_tensor, _parser_f_scalar_tensor, args, kwargs, MODULE)
 
 
 
@@ -10893,6 +11247,30 @@ def split_with_sizes(*args, **kwargs):
 
 
 
+_parser_f_split_with_sizes_copy = PythonArgParser(
+    [
+        'split_with_sizes_copy(Tensor input, SymInt[] split_sizes, int dim=0, *, Tensor[]? out=None)',
+    ],
+)
+
+
+def split_with_sizes_copy(*args, **kwargs):
+    """split_with_sizes_copy(Tensor input, SymInt[] split_sizes, int dim=0, *, Tensor[]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_split_with_sizes_copy.parse(args, kwargs)[1]
+        if v[3] is None:
+            return tuple(_op_split_with_sizes_copy.call(v[0], v[1], v[2]))
+        return _op_split_with_sizes_copy_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(split_with_sizes_copy, _parser_f_split_with_sizes_copy, args, kwargs, MODULE)
+
+
+
 _parser_f_sqrt = PythonArgParser(
     [
         'sqrt(Tensor input, *, Tensor? out=None)',
@@ -11019,6 +11397,41 @@ def squeeze(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(squeeze, _parser_f_squeeze, args, kwargs, MODULE)
+
+
+
+_parser_f_squeeze_copy = PythonArgParser(
+    [
+        'squeeze_copy(Tensor input, *, Tensor? out=None)',
+        'squeeze_copy(Tensor input, int dim, *, Tensor? out=None)',
+        'squeeze_copy(Tensor input, int[] dim, *, Tensor? out=None)',
+    ],
+)
+
+
+def squeeze_copy(*args, **kwargs):
+    """squeeze_copy(Tensor input, *, Tensor? out=None) | squeeze_copy(Tensor input, int dim, *, Tensor? out=None) | squeeze_copy(Tensor input, int[] dim, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_squeeze_copy.parse(args, kwargs)
+        if index == 0:
+            if v[1] is None:
+                return _op_squeeze_copy.call(v[0])
+            return _op_squeeze_copy_out.call(v[0], v[1])
+        elif index == 1:
+            if v[2] is None:
+                return _op_squeeze_copy_dim.call(v[0], v[1])
+            return _op_squeeze_copy_dim_out.call(v[0], v[1], v[2])
+        else:
+            if v[2] is None:
+                return _op_squeeze_copy_dims.call(v[0], v[1])
+            return _op_squeeze_copy_dims_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(squeeze_copy, _parser_f_squeeze_copy, args, kwargs, MODULE)
 
 
 
@@ -11285,6 +11698,30 @@ def t(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(t, _parser_f_t, args, kwargs, MODULE)
+
+
+
+_parser_f_t_copy = PythonArgParser(
+    [
+        't_copy(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def t_copy(*args, **kwargs):
+    """t_copy(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_t_copy.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_t_copy.call(v[0])
+        return _op_t_copy_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(t_copy, _parser_f_t_copy, args, kwargs, MODULE)
 
 
 
@@ -11653,6 +12090,30 @@ def transpose(*args, **kwargs):
 
 
 
+_parser_f_transpose_copy = PythonArgParser(
+    [
+        'transpose_copy(Tensor input, int dim0, int dim1, *, Tensor? out=None)',
+    ],
+)
+
+
+def transpose_copy(*args, **kwargs):
+    """transpose_copy(Tensor input, int dim0, int dim1, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_transpose_copy.parse(args, kwargs)[1]
+        if v[3] is None:
+            return _op_transpose_copy_int.call(v[0], v[1], v[2])
+        return _op_transpose_copy_int_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(transpose_copy, _parser_f_transpose_copy, args, kwargs, MODULE)
+
+
+
 _parser_f_tril = PythonArgParser(
     [
         'tril(Tensor input, SymInt diagonal=0, *, Tensor? out=None)',
@@ -11849,6 +12310,30 @@ def unbind(*args, **kwargs):
 
 
 
+_parser_f_unbind_copy = PythonArgParser(
+    [
+        'unbind_copy(Tensor input, int dim=0, *, Tensor[]? out=None)',
+    ],
+)
+
+
+def unbind_copy(*args, **kwargs):
+    """unbind_copy(Tensor input, int dim=0, *, Tensor[]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_unbind_copy.parse(args, kwargs)[1]
+        if v[2] is None:
+            return tuple(_op_unbind_copy_int.call(v[0], v[1]))
+        return _op_unbind_copy_int_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(unbind_copy, _parser_f_unbind_copy, args, kwargs, MODULE)
+
+
+
 _parser_f_unflatten = PythonArgParser(
     [
         'unflatten(Tensor input, int dim, SymInt[] sizes)',
@@ -11890,6 +12375,30 @@ def unfold_backward(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(unfold_backward, _parser_f_unfold_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_unfold_copy = PythonArgParser(
+    [
+        'unfold_copy(Tensor input, int dimension, int size, int step, *, Tensor? out=None)',
+    ],
+)
+
+
+def unfold_copy(*args, **kwargs):
+    """unfold_copy(Tensor input, int dimension, int size, int step, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_unfold_copy.parse(args, kwargs)[1]
+        if v[4] is None:
+            return _op_unfold_copy.call(v[0], v[1], v[2], v[3])
+        return _op_unfold_copy_out.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(unfold_copy, _parser_f_unfold_copy, args, kwargs, MODULE)
 
 
 
@@ -12051,6 +12560,30 @@ def unsqueeze(*args, **kwargs):
 
 
 
+_parser_f_unsqueeze_copy = PythonArgParser(
+    [
+        'unsqueeze_copy(Tensor input, int dim, *, Tensor? out=None)',
+    ],
+)
+
+
+def unsqueeze_copy(*args, **kwargs):
+    """unsqueeze_copy(Tensor input, int dim, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_unsqueeze_copy.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_unsqueeze_copy.call(v[0], v[1])
+        return _op_unsqueeze_copy_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(unsqueeze_copy, _parser_f_unsqueeze_copy, args, kwargs, MODULE)
+
+
+
 _parser_f_var = PythonArgParser(
     [
         'var(Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor? out=None)',
@@ -12136,6 +12669,36 @@ def vdot(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(vdot, _parser_f_vdot, args, kwargs, MODULE)
+
+
+
+_parser_f_view_copy = PythonArgParser(
+    [
+        'view_copy(Tensor input, ScalarType dtype, *, Tensor? out=None)',
+        'view_copy(Tensor input, SymInt[] size, *, Tensor? out=None)',
+    ],
+)
+
+
+def view_copy(*args, **kwargs):
+    """view_copy(Tensor input, ScalarType dtype, *, Tensor? out=None) | view_copy(Tensor input, SymInt[] size, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_view_copy.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_view_copy_dtype.call(v[0], v[1])
+            return _op_view_copy_dtype_out.call(v[0], v[1], v[2])
+        else:
+            if v[2] is None:
+                return _op_view_copy.call(v[0], v[1])
+            return _op_view_copy_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(view_copy, _parser_f_view_copy, args, kwargs, MODULE)
 
 
 
@@ -12359,4 +12922,4 @@ def zeros_like(*args, **kwargs):
     return handle_function(zeros_like, _parser_f_zeros_like, args, kwargs, MODULE)
 
 
-__all__ = ['_adaptive_avg_pool2d', '_conj', '_conj_physical', '_convolution_mode', '_cummax_helper', '_cummin_helper', '_efficientzerotensor', '_fft_c2c', '_fft_c2r', '_fft_r2c', '_foobar', '_linalg_check_errors', '_linalg_det', '_linalg_eigh', '_linalg_slogdet', '_linalg_solve_ex', '_linalg_svd', '_log_softmax_backward_data', '_logcumsumexp', '_neg_view', '_prelu_kernel', '_prelu_kernel_backward', '_safe_softmax', '_scaled_dot_product_attention_math', '_scaled_dot_product_flash_attention_for_cpu', '_scaled_dot_product_flash_attention_for_cpu_backward', '_softmax_backward_data', '_trilinear', '_unique', '_unique2', 'abs', 'abs_', 'absolute', 'acos', 'acos_', 'acosh', 'acosh_', 'adaptive_avg_pool1d', 'adaptive_max_pool1d', 'add', 'addbmm', 'addcdiv', 'addcmul', 'addmm', 'addmv', 'addmv_', 'addr', 'alias', 'all', 'allclose', 'alpha_dropout', 'alpha_dropout_', 'amax', 'amin', 'aminmax', 'angle', 'any', 'arange', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan_', 'atanh', 'atanh_', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'avg_pool1d', 'baddbmm', 'batch_norm', 'bernoulli', 'bilinear', 'binary_cross_entropy_with_logits', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'block_diag', 'bmm', 'broadcast_tensors', 'broadcast_to', 'bucketize', 'cartesian_prod', 'cat', 'ceil', 'ceil_', 'celu', 'celu_', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clone', 'column_stack', 'combinations', 'conj', 'conj_physical', 'conj_physical_', 'constant_pad_nd', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'convolution', 'convolution_backward', 'copysign', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cummax', 'cummin', 'cumprod', 'cumsum', 'deg2rad', 'deg2rad_', 'det', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_copy', 'diagonal_scatter', 'diff', 'digamma', 'dist', 'div', 'divide', 'dot', 'dropout', 'dropout_', 'dsplit', 'dstack', 'einsum', 'embedding', 'embedding_backward', 'embedding_dense_backward', 'embedding_renorm_', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'exp', 'exp2', 'exp2_', 'exp_', 'expm1', 'expm1_', 'eye', 'feature_alpha_dropout', 'feature_alpha_dropout_', 'feature_dropout', 'feature_dropout_', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'fliplr', 'flipud', 'float_power', 'floor', 'floor_', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'frac_', 'frexp', 'full', 'full_like', 'gather', 'gcd', 'gcd_', 'ge', 'group_norm', 'gt', 'hardshrink', 'hardshrink_backward', 'heaviside', 'histc', 'hsplit', 'hstack', 'hypot', 'i0', 'i0_', 'igamma', 'igammac', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_put_', 'index_select', 'inner', 'instance_norm', 'inverse', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isin', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'kl_div', 'kron', 'kthvalue', 'layer_norm', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'lerp', 'lgamma', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logcumsumexp', 'logdet', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logit_', 'logsumexp', 'lt', 'masked_fill', 'masked_scatter', 'masked_scatter_backward', 'masked_select', 'matmul', 'matrix_power', 'max', 'max_pool1d', 'max_pool1d_with_indices', 'max_pool2d', 'max_pool3d', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nan_to_num_', 'nanmean', 'nanmedian', 'nansum', 'narrow', 'native_batch_norm', 'native_batch_norm_backward', 'native_group_norm', 'native_group_norm_backward', 'native_layer_norm', 'native_layer_norm_backward', 'ne', 'neg', 'neg_', 'negative', 'negative_', 'nextafter', 'nonzero', 'nonzero_numpy', 'ones', 'ones_like', 'outer', 'pairwise_distance', 'permute', 'pixel_shuffle', 'pixel_unshuffle', 'poisson_nll_loss', 'polygamma', 'positive', 'pow', 'prelu', 'prod', 'put', 'qr', 'rad2deg', 'rad2deg_', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'ravel', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'repeat_interleave', 'reshape', 'resolve_conj', 'resolve_neg', 'rms_norm', 'roll', 'rot90', 'round', 'round_', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'scatter_add', 'scatter_reduce', 'searchsorted', 'select', 'select_scatter', 'selu', 'selu_', 'sgn', 'sigmoid', 'sigmoid_', 'sign', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'slice_scatter', 'slogdet', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'svd', 'swapaxes', 'swapdims', 't', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tensordot', 'threshold', 'threshold_', 'threshold_backward', 'tile', 'topk', 'trace', 'transpose', 'tril', 'tril_indices', 'triu', 'triu_indices', 'true_divide', 'trunc', 'trunc_', 'unbind', 'unflatten', 'unfold_backward', 'unique_consecutive', 'unique_dim', 'unique_dim_consecutive', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'var', 'var_mean', 'vdot', 'vsplit', 'vstack', 'where', 'xlogy', 'xlogy_', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_adaptive_avg_pool2d', '_chunk_cat', '_conj', '_conj_physical', '_convolution_mode', '_cummax_helper', '_cummin_helper', '_efficientzerotensor', '_fft_c2c', '_fft_c2r', '_fft_r2c', '_foobar', '_linalg_check_errors', '_linalg_det', '_linalg_eigh', '_linalg_slogdet', '_linalg_solve_ex', '_linalg_svd', '_log_softmax_backward_data', '_logcumsumexp', '_neg_view', '_prelu_kernel', '_prelu_kernel_backward', '_safe_softmax', '_scaled_dot_product_attention_math', '_scaled_dot_product_flash_attention_for_cpu', '_scaled_dot_product_flash_attention_for_cpu_backward', '_softmax_backward_data', '_trilinear', '_unique', '_unique2', 'abs', 'abs_', 'absolute', 'acos', 'acos_', 'acosh', 'acosh_', 'adaptive_avg_pool1d', 'adaptive_max_pool1d', 'add', 'addbmm', 'addcdiv', 'addcmul', 'addmm', 'addmv', 'addmv_', 'addr', 'adjoint', 'alias', 'alias_copy', 'all', 'allclose', 'alpha_dropout', 'alpha_dropout_', 'amax', 'amin', 'aminmax', 'angle', 'any', 'arange', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'as_strided_copy', 'as_strided_scatter', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan_', 'atanh', 'atanh_', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'avg_pool1d', 'baddbmm', 'batch_norm', 'bernoulli', 'bilinear', 'binary_cross_entropy_with_logits', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'block_diag', 'bmm', 'broadcast_tensors', 'broadcast_to', 'bucketize', 'cartesian_prod', 'cat', 'ceil', 'ceil_', 'celu', 'celu_', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clone', 'column_stack', 'combinations', 'conj', 'conj_physical', 'conj_physical_', 'constant_pad_nd', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'convolution', 'convolution_backward', 'copysign', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cummax', 'cummin', 'cumprod', 'cumsum', 'deg2rad', 'deg2rad_', 'det', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_copy', 'diagonal_scatter', 'diff', 'digamma', 'dist', 'div', 'divide', 'dot', 'dropout', 'dropout_', 'dsplit', 'dstack', 'einsum', 'embedding', 'embedding_backward', 'embedding_dense_backward', 'embedding_renorm_', 'empty', 'empty_like', 'empty_permuted', 'empty_strided', 'eq', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'exp', 'exp2', 'exp2_', 'exp_', 'expand_copy', 'expm1', 'expm1_', 'eye', 'feature_alpha_dropout', 'feature_alpha_dropout_', 'feature_dropout', 'feature_dropout_', 'fill', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'fliplr', 'flipud', 'float_power', 'floor', 'floor_', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'frac_', 'frexp', 'full', 'full_like', 'gather', 'gcd', 'gcd_', 'ge', 'group_norm', 'gt', 'hardshrink', 'hardshrink_backward', 'heaviside', 'histc', 'hsplit', 'hstack', 'hypot', 'i0', 'i0_', 'igamma', 'igammac', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_put_', 'index_select', 'inner', 'instance_norm', 'inverse', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isin', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'kl_div', 'kron', 'kthvalue', 'layer_norm', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'lerp', 'lgamma', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logcumsumexp', 'logdet', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logit_', 'logsumexp', 'lt', 'masked_fill', 'masked_scatter', 'masked_scatter_backward', 'masked_select', 'matmul', 'matrix_power', 'max', 'max_pool1d', 'max_pool1d_with_indices', 'max_pool2d', 'max_pool3d', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nan_to_num_', 'nanmean', 'nanmedian', 'nansum', 'narrow', 'narrow_copy', 'native_batch_norm', 'native_batch_norm_backward', 'native_group_norm', 'native_group_norm_backward', 'native_layer_norm', 'native_layer_norm_backward', 'ne', 'neg', 'neg_', 'negative', 'negative_', 'nextafter', 'nonzero', 'nonzero_numpy', 'nonzero_static', 'ones', 'ones_like', 'outer', 'pairwise_distance', 'permute', 'permute_copy', 'pixel_shuffle', 'pixel_unshuffle', 'poisson_nll_loss', 'polygamma', 'positive', 'pow', 'prelu', 'prod', 'put', 'qr', 'rad2deg', 'rad2deg_', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'ravel', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'repeat_interleave', 'reshape', 'resize_as_', 'resolve_conj', 'resolve_neg', 'rms_norm', 'roll', 'rot90', 'round', 'round_', 'rsqrt', 'rsqrt_', 'rsub', 'scalar_tensor', 'scatter', 'scatter_add', 'scatter_reduce', 'searchsorted', 'select', 'select_scatter', 'selu', 'selu_', 'sgn', 'sigmoid', 'sigmoid_', 'sign', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'slice_scatter', 'slogdet', 'softmax', 'sort', 'split', 'split_with_sizes', 'split_with_sizes_copy', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'squeeze_copy', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'svd', 'swapaxes', 'swapdims', 't', 't_copy', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tensordot', 'threshold', 'threshold_', 'threshold_backward', 'tile', 'topk', 'trace', 'transpose', 'transpose_copy', 'tril', 'tril_indices', 'triu', 'triu_indices', 'true_divide', 'trunc', 'trunc_', 'unbind', 'unbind_copy', 'unflatten', 'unfold_backward', 'unfold_copy', 'unique_consecutive', 'unique_dim', 'unique_dim_consecutive', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'unsqueeze_copy', 'var', 'var_mean', 'vdot', 'view_copy', 'vsplit', 'vstack', 'where', 'xlogy', 'xlogy_', 'zero_', 'zeros', 'zeros_like']

@@ -214,6 +214,22 @@ def fft_rfftfreq(keyset, n, d, dtype, layout, device, pin_memory):
     return _fft_rfftfreq.redispatch(keyset, n, d, dtype, layout, device, pin_memory)
 
 
+_scalar_tensor = handle("scalar_tensor")
+
+
+def scalar_tensor(keyset, s, dtype, layout, device, pin_memory):
+    keyset = backend_select_bits(keyset, dtype, layout, device)
+    return _scalar_tensor.redispatch(keyset, s, dtype, layout, device, pin_memory)
+
+
+_empty_permuted = handle("empty_permuted")
+
+
+def empty_permuted(keyset, size, physical_layout, dtype, layout, device, pin_memory):
+    keyset = backend_select_bits(keyset, dtype, layout, device)
+    return _empty_permuted.redispatch(keyset, size, physical_layout, dtype, layout, device, pin_memory)
+
+
 impl("arange", "BackendSelect", arange, keyset_arg="raw")
 impl("arange.start", "BackendSelect", arange_start, keyset_arg="raw")
 impl("arange.start_step", "BackendSelect", arange_start_step, keyset_arg="raw")
@@ -240,3 +256,5 @@ impl("tril_indices", "BackendSelect", tril_indices, keyset_arg="raw")
 impl("triu_indices", "BackendSelect", triu_indices, keyset_arg="raw")
 impl("fft_fftfreq", "BackendSelect", fft_fftfreq, keyset_arg="raw")
 impl("fft_rfftfreq", "BackendSelect", fft_rfftfreq, keyset_arg="raw")
+impl("scalar_tensor", "BackendSelect", scalar_tensor, keyset_arg="raw")
+impl("empty_permuted", "BackendSelect", empty_permuted, keyset_arg="raw")

@@ -7357,6 +7357,272 @@ def linalg_solve_triangular_out(keyset, self, B, upper, left, unitriangular, out
     return finish_inplace(result, out)
 
 
+_expand_copy_out = handle("expand_copy.out")
+
+
+def expand_copy_out(keyset, self, size, implicit, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _expand_copy_out.redispatch(keyset & AFTER, self, size, implicit, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_permute_copy_out = handle("permute_copy.out")
+
+
+def permute_copy_out(keyset, self, dims, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _permute_copy_out.redispatch(keyset & AFTER, self, dims, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_as_strided_copy_out = handle("as_strided_copy.out")
+
+
+def as_strided_copy_out(keyset, self, size, stride, storage_offset, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _as_strided_copy_out.redispatch(keyset & AFTER, self, size, stride, storage_offset, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_alias_copy_out = handle("alias_copy.out")
+
+
+def alias_copy_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _alias_copy_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_narrow_copy_out = handle("narrow_copy.out")
+
+
+def narrow_copy_out(keyset, self, dim, start, length, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _narrow_copy_out.redispatch(keyset & AFTER, self, dim, start, length, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_view_copy_out = handle("view_copy.out")
+
+
+def view_copy_out(keyset, self, size, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _view_copy_out.redispatch(keyset & AFTER, self, size, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_view_copy_dtype_out = handle("view_copy.dtype_out")
+
+
+def view_copy_dtype_out(keyset, self, dtype, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _view_copy_dtype_out.redispatch(keyset & AFTER, self, dtype, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_unfold_copy_out = handle("unfold_copy.out")
+
+
+def unfold_copy_out(keyset, self, dimension, size, step, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _unfold_copy_out.redispatch(keyset & AFTER, self, dimension, size, step, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_squeeze_copy_out = handle("squeeze_copy.out")
+
+
+def squeeze_copy_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _squeeze_copy_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_squeeze_copy_dim_out = handle("squeeze_copy.dim_out")
+
+
+def squeeze_copy_dim_out(keyset, self, dim, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _squeeze_copy_dim_out.redispatch(keyset & AFTER, self, dim, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_squeeze_copy_dims_out = handle("squeeze_copy.dims_out")
+
+
+def squeeze_copy_dims_out(keyset, self, dim, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _squeeze_copy_dims_out.redispatch(keyset & AFTER, self, dim, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_unsqueeze_copy_out = handle("unsqueeze_copy.out")
+
+
+def unsqueeze_copy_out(keyset, self, dim, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _unsqueeze_copy_out.redispatch(keyset & AFTER, self, dim, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_transpose_copy_int_out = handle("transpose_copy.int_out")
+
+
+def transpose_copy_int_out(keyset, self, dim0, dim1, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _transpose_copy_int_out.redispatch(keyset & AFTER, self, dim0, dim1, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_t_copy_out = handle("t_copy.out")
+
+
+def t_copy_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _t_copy_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_diagonal_copy_out = handle("diagonal_copy.out")
+
+
+def diagonal_copy_out(keyset, self, offset, dim1, dim2, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _diagonal_copy_out.redispatch(keyset & AFTER, self, offset, dim1, dim2, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_as_strided_scatter_out = handle("as_strided_scatter.out")
+
+
+def as_strided_scatter_out(keyset, self, src, size, stride, storage_offset, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _as_strided_scatter_out.redispatch(keyset & AFTER, self, src, size, stride, storage_offset, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_resize_as_ = handle("resize_as_")
+
+
+def resize_as_(keyset, self, the_template, memory_format):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _resize_as_.redispatch(keyset & AFTER, self, the_template, memory_format)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_nonzero_static_out = handle("nonzero_static.out")
+
+
+def nonzero_static_out(keyset, self, size, fill_value, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _nonzero_static_out.redispatch(keyset & AFTER, self, size, fill_value, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+__chunk_cat_out = handle("_chunk_cat.out")
+
+
+def _chunk_cat_out(keyset, tensors, dim, num_chunks, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = __chunk_cat_out.redispatch(keyset & AFTER, tensors, dim, num_chunks, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
 impl("_conj", "ADInplaceOrView", _conj, keyset_arg="raw")
@@ -7882,3 +8148,22 @@ impl("fft_rfftfreq.out", "ADInplaceOrView", fft_rfftfreq_out, keyset_arg="raw")
 impl("linalg_eig.out", "ADInplaceOrView", linalg_eig_out, keyset_arg="raw")
 impl("linalg_eigvals.out", "ADInplaceOrView", linalg_eigvals_out, keyset_arg="raw")
 impl("linalg_solve_triangular.out", "ADInplaceOrView", linalg_solve_triangular_out, keyset_arg="raw")
+impl("expand_copy.out", "ADInplaceOrView", expand_copy_out, keyset_arg="raw")
+impl("permute_copy.out", "ADInplaceOrView", permute_copy_out, keyset_arg="raw")
+impl("as_strided_copy.out", "ADInplaceOrView", as_strided_copy_out, keyset_arg="raw")
+impl("alias_copy.out", "ADInplaceOrView", alias_copy_out, keyset_arg="raw")
+impl("narrow_copy.out", "ADInplaceOrView", narrow_copy_out, keyset_arg="raw")
+impl("view_copy.out", "ADInplaceOrView", view_copy_out, keyset_arg="raw")
+impl("view_copy.dtype_out", "ADInplaceOrView", view_copy_dtype_out, keyset_arg="raw")
+impl("unfold_copy.out", "ADInplaceOrView", unfold_copy_out, keyset_arg="raw")
+impl("squeeze_copy.out", "ADInplaceOrView", squeeze_copy_out, keyset_arg="raw")
+impl("squeeze_copy.dim_out", "ADInplaceOrView", squeeze_copy_dim_out, keyset_arg="raw")
+impl("squeeze_copy.dims_out", "ADInplaceOrView", squeeze_copy_dims_out, keyset_arg="raw")
+impl("unsqueeze_copy.out", "ADInplaceOrView", unsqueeze_copy_out, keyset_arg="raw")
+impl("transpose_copy.int_out", "ADInplaceOrView", transpose_copy_int_out, keyset_arg="raw")
+impl("t_copy.out", "ADInplaceOrView", t_copy_out, keyset_arg="raw")
+impl("diagonal_copy.out", "ADInplaceOrView", diagonal_copy_out, keyset_arg="raw")
+impl("as_strided_scatter.out", "ADInplaceOrView", as_strided_scatter_out, keyset_arg="raw")
+impl("resize_as_", "ADInplaceOrView", resize_as_, keyset_arg="raw")
+impl("nonzero_static.out", "ADInplaceOrView", nonzero_static_out, keyset_arg="raw")
+impl("_chunk_cat.out", "ADInplaceOrView", _chunk_cat_out, keyset_arg="raw")

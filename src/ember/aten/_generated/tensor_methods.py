@@ -60,6 +60,7 @@ _op_addmv = handle("addmv")
 _op_addmv_ = handle("addmv_")
 _op_addr = handle("addr")
 _op_addr_ = handle("addr_")
+_op_adjoint = handle("adjoint")
 _op_alias = handle("alias")
 _op_all = handle("all")
 _op_all_dim = handle("all.dim")
@@ -93,6 +94,7 @@ _op_argsort_stable = handle("argsort.stable")
 _op_argwhere = handle("argwhere")
 _op_as_strided = handle("as_strided")
 _op_as_strided_ = handle("as_strided_")
+_op_as_strided_scatter = handle("as_strided_scatter")
 _op_asin = handle("asin")
 _op_asin_ = handle("asin_")
 _op_asinh = handle("asinh")
@@ -339,6 +341,7 @@ _op_lt_Scalar = handle("lt.Scalar")
 _op_lt_Tensor = handle("lt.Tensor")
 _op_lt__Scalar = handle("lt_.Scalar")
 _op_lt__Tensor = handle("lt_.Tensor")
+_op_mH = handle("mH")
 _op_mT = handle("mT")
 _op_masked_fill_Scalar = handle("masked_fill.Scalar")
 _op_masked_fill_Tensor = handle("masked_fill.Tensor")
@@ -348,6 +351,7 @@ _op_masked_scatter = handle("masked_scatter")
 _op_masked_scatter_ = handle("masked_scatter_")
 _op_masked_select = handle("masked_select")
 _op_matmul = handle("matmul")
+_op_matrix_H = handle("matrix_H")
 _op_matrix_power = handle("matrix_power")
 _op_max = handle("max")
 _op_max_dim = handle("max.dim")
@@ -385,6 +389,7 @@ _op_nanmedian_dim = handle("nanmedian.dim")
 _op_nansum = handle("nansum")
 _op_narrow = handle("narrow")
 _op_narrow_Tensor = handle("narrow.Tensor")
+_op_narrow_copy = handle("narrow_copy")
 _op_ne_Scalar = handle("ne.Scalar")
 _op_ne_Tensor = handle("ne.Tensor")
 _op_ne__Scalar = handle("ne_.Scalar")
@@ -402,6 +407,7 @@ _op_nextafter = handle("nextafter")
 _op_nextafter_ = handle("nextafter_")
 _op_nonzero = handle("nonzero")
 _op_nonzero_numpy = handle("nonzero_numpy")
+_op_nonzero_static = handle("nonzero_static")
 _op_normal_ = handle("normal_")
 _op_numpy_T = handle("numpy_T")
 _op_outer = handle("outer")
@@ -438,7 +444,9 @@ _op_repeat = handle("repeat")
 _op_repeat_interleave_self_Tensor = handle("repeat_interleave.self_Tensor")
 _op_repeat_interleave_self_int = handle("repeat_interleave.self_int")
 _op_reshape = handle("reshape")
+_op_reshape_as = handle("reshape_as")
 _op_resize_ = handle("resize_")
+_op_resize_as_ = handle("resize_as_")
 _op_resolve_conj = handle("resolve_conj")
 _op_resolve_neg = handle("resolve_neg")
 _op_roll = handle("roll")
@@ -506,6 +514,7 @@ _op_subtract__Scalar = handle("subtract_.Scalar")
 _op_subtract__Tensor = handle("subtract_.Tensor")
 _op_sum = handle("sum")
 _op_sum_dim_IntList = handle("sum.dim_IntList")
+_op_sum_to_size = handle("sum_to_size")
 _op_svd = handle("svd")
 _op_swapaxes = handle("swapaxes")
 _op_swapdims = handle("swapdims")
@@ -1496,6 +1505,29 @@ def addr_(self, *args, **kwargs):
 
 
 
+_parser_m_adjoint = PythonArgParser(
+    [
+        'adjoint()',
+    ],
+)
+
+
+def adjoint(self, *args, **kwargs):
+    """adjoint()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'adjoint', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_adjoint.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(adjoint, 'ember.Tensor.adjoint', self, args, kwargs)
+
+
+
 _parser_m_alias = PythonArgParser(
     [
         'alias()',
@@ -2154,6 +2186,28 @@ def as_strided_(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(as_strided_, _parser_m_as_strided_, self, args, kwargs)
+
+
+
+_parser_m_as_strided_scatter = PythonArgParser(
+    [
+        'as_strided_scatter(Tensor src, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)',
+    ],
+)
+
+
+def as_strided_scatter(self, *args, **kwargs):
+    """as_strided_scatter(Tensor src, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_as_strided_scatter.parse(args, kwargs, self=self)[1]
+        return _op_as_strided_scatter.call(self, v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(as_strided_scatter, _parser_m_as_strided_scatter, self, args, kwargs)
 
 
 
@@ -6824,6 +6878,29 @@ def lt_(self, *args, **kwargs):
 
 
 
+_parser_m_mH = PythonArgParser(
+    [
+        'mH()',
+    ],
+)
+
+
+def mH(self, *args, **kwargs):
+    """mH()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'mH', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_mH.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(mH, 'ember.Tensor.mH', self, args, kwargs)
+
+
+
 _parser_m_mT = PythonArgParser(
     [
         'mT()',
@@ -7000,6 +7077,29 @@ def matmul(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(matmul, _parser_m_matmul, self, args, kwargs)
+
+
+
+_parser_m_matrix_H = PythonArgParser(
+    [
+        'matrix_H()',
+    ],
+)
+
+
+def matrix_H(self, *args, **kwargs):
+    """matrix_H()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'matrix_H', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_matrix_H.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(matrix_H, 'ember.Tensor.matrix_H', self, args, kwargs)
 
 
 
@@ -7624,6 +7724,28 @@ def narrow(self, *args, **kwargs):
 
 
 
+_parser_m_narrow_copy = PythonArgParser(
+    [
+        'narrow_copy(int dim, SymInt start, SymInt length)',
+    ],
+)
+
+
+def narrow_copy(self, *args, **kwargs):
+    """narrow_copy(int dim, SymInt start, SymInt length)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_narrow_copy.parse(args, kwargs, self=self)[1]
+        return _op_narrow_copy.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(narrow_copy, _parser_m_narrow_copy, self, args, kwargs)
+
+
+
 _parser_m_ne = PythonArgParser(
     [
         'ne(Tensor other)',
@@ -7973,6 +8095,28 @@ def nonzero_numpy(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_self(nonzero_numpy, 'ember.Tensor.nonzero_numpy', self, args, kwargs)
+
+
+
+_parser_m_nonzero_static = PythonArgParser(
+    [
+        'nonzero_static(*, SymInt size, int fill_value=-1)',
+    ],
+)
+
+
+def nonzero_static(self, *args, **kwargs):
+    """nonzero_static(*, SymInt size, int fill_value=-1)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_nonzero_static.parse(args, kwargs, self=self)[1]
+        return _op_nonzero_static.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(nonzero_static, _parser_m_nonzero_static, self, args, kwargs)
 
 
 
@@ -8648,6 +8792,32 @@ def reshape(self, *args, **kwargs):
 
 
 
+_parser_m_reshape_as = PythonArgParser(
+    [
+        'reshape_as(Tensor other)',
+    ],
+)
+_tail_parser_m_reshape_as = [p.default for p in _parser_m_reshape_as.signatures[0].params[1:]]
+
+
+def reshape_as(self, *args, **kwargs):
+    """reshape_as(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_reshape_as]
+        else:
+            index, v = _parser_m_reshape_as.parse(args, kwargs, self=self)
+        return _op_reshape_as.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(reshape_as, _parser_m_reshape_as, self, args, kwargs)
+
+
+
 _parser_m_resize_ = PythonArgParser(
     [
         'resize_(SymInt[] size, *, MemoryFormat? memory_format=None)',
@@ -8667,6 +8837,32 @@ def resize_(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(resize_, _parser_m_resize_, self, args, kwargs)
+
+
+
+_parser_m_resize_as_ = PythonArgParser(
+    [
+        'resize_as_(Tensor the_template, *, MemoryFormat? memory_format=None)',
+    ],
+)
+_tail_parser_m_resize_as_ = [p.default for p in _parser_m_resize_as_.signatures[0].params[1:]]
+
+
+def resize_as_(self, *args, **kwargs):
+    """resize_as_(Tensor the_template, *, MemoryFormat? memory_format=None)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_resize_as_]
+        else:
+            index, v = _parser_m_resize_as_.parse(args, kwargs, self=self)
+        return _op_resize_as_.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(resize_as_, _parser_m_resize_as_, self, args, kwargs)
 
 
 
@@ -9837,6 +10033,28 @@ def sum(self, *args, **kwargs):
 
 
 
+_parser_m_sum_to_size = PythonArgParser(
+    [
+        'sum_to_size(SymInt[] size)',
+    ],
+)
+
+
+def sum_to_size(self, *args, **kwargs):
+    """sum_to_size(SymInt[] size)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_sum_to_size.parse(args, kwargs, self=self)[1]
+        return _op_sum_to_size.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(sum_to_size, _parser_m_sum_to_size, self, args, kwargs)
+
+
+
 _parser_m_svd = PythonArgParser(
     [
         'svd(bool some=True, bool compute_uv=True)',
@@ -10850,4 +11068,4 @@ def zero_(self, *args, **kwargs):
     return handle_self(zero_, 'ember.Tensor.zero_', self, args, kwargs)
 
 
-__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', '_conj', '_neg_view', 'abs', 'abs_', 'absolute', 'absolute_', 'acos', 'acos_', 'acosh', 'acosh_', 'add', 'add_', 'addbmm', 'addbmm_', 'addcdiv', 'addcdiv_', 'addcmul', 'addcmul_', 'addmm', 'addmm_', 'addmv', 'addmv_', 'addr', 'addr_', 'alias', 'all', 'allclose', 'amax', 'amin', 'aminmax', 'angle', 'any', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan2_', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan2_', 'atan_', 'atanh', 'atanh_', 'baddbmm', 'baddbmm_', 'bernoulli', 'bernoulli_', 'bincount', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'broadcast_to', 'ceil', 'ceil_', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'contiguous', 'copysign', 'copysign_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cummax', 'cummin', 'cumprod', 'cumprod_', 'cumsum', 'cumsum_', 'deg2rad', 'deg2rad_', 'det', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_scatter', 'diff', 'digamma', 'digamma_', 'dist', 'div', 'div_', 'divide', 'divide_', 'dot', 'dsplit', 'eq', 'eq_', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'erfinv_', 'exp', 'exp2', 'exp2_', 'exp_', 'expand', 'expand_as', 'expm1', 'expm1_', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'fliplr', 'flipud', 'float_power', 'float_power_', 'floor', 'floor_', 'floor_divide', 'floor_divide_', 'fmax', 'fmin', 'fmod', 'fmod_', 'frac', 'frac_', 'frexp', 'gather', 'gcd', 'gcd_', 'ge', 'ge_', 'gt', 'gt_', 'hardshrink', 'hardshrink_backward', 'heaviside', 'heaviside_', 'histc', 'hsplit', 'hypot', 'hypot_', 'i0', 'i0_', 'igamma', 'igamma_', 'igammac', 'igammac_', 'index_add', 'index_add_', 'index_copy', 'index_copy_', 'index_fill', 'index_fill_', 'index_put', 'index_put_', 'index_select', 'inner', 'inverse', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'item', 'kron', 'kthvalue', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'le_', 'lerp', 'lerp_', 'lgamma', 'lgamma_', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logcumsumexp', 'logdet', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logit', 'logit_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'masked_scatter', 'masked_scatter_', 'masked_select', 'matmul', 'matrix_power', 'max', 'maximum', 'mean', 'median', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'mul_', 'multiply', 'multiply_', 'mv', 'mvlgamma', 'mvlgamma_', 'nan_to_num', 'nan_to_num_', 'nanmean', 'nanmedian', 'nansum', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'negative', 'negative_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'nextafter', 'nextafter_', 'nonzero', 'nonzero_numpy', 'normal_', 'numpy_T', 'outer', 'permute', 'polygamma', 'polygamma_', 'positive', 'pow', 'pow_', 'prelu', 'prod', 'put', 'put_', 'qr', 'rad2deg', 'rad2deg_', 'random_', 'ravel', 'reciprocal', 'reciprocal_', 'record_stream', 'relu', 'relu_', 'remainder', 'remainder_', 'repeat', 'repeat_interleave', 'reshape', 'resize_', 'resolve_conj', 'resolve_neg', 'roll', 'rot90', 'round', 'round_', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'scatter_add', 'scatter_add_', 'scatter_reduce', 'scatter_reduce_', 'select', 'select_scatter', 'sgn', 'sgn_', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'slice_scatter', 'slogdet', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'svd', 'swapaxes', 'swapdims', 't', 't_', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tile', 'topk', 'trace', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'trunc', 'trunc_', 'unbind', 'unflatten', 'unfold', 'uniform_', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'unsqueeze_', 'var', 'vdot', 'view', 'view_as', 'vsplit', 'where', 'xlogy', 'xlogy_', 'zero_']
+__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', '_conj', '_neg_view', 'abs', 'abs_', 'absolute', 'absolute_', 'acos', 'acos_', 'acosh', 'acosh_', 'add', 'add_', 'addbmm', 'addbmm_', 'addcdiv', 'addcdiv_', 'addcmul', 'addcmul_', 'addmm', 'addmm_', 'addmv', 'addmv_', 'addr', 'addr_', 'adjoint', 'alias', 'all', 'allclose', 'amax', 'amin', 'aminmax', 'angle', 'any', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan2_', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'as_strided_scatter', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan2_', 'atan_', 'atanh', 'atanh_', 'baddbmm', 'baddbmm_', 'bernoulli', 'bernoulli_', 'bincount', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'broadcast_to', 'ceil', 'ceil_', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'contiguous', 'copysign', 'copysign_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cummax', 'cummin', 'cumprod', 'cumprod_', 'cumsum', 'cumsum_', 'deg2rad', 'deg2rad_', 'det', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_scatter', 'diff', 'digamma', 'digamma_', 'dist', 'div', 'div_', 'divide', 'divide_', 'dot', 'dsplit', 'eq', 'eq_', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'erfinv_', 'exp', 'exp2', 'exp2_', 'exp_', 'expand', 'expand_as', 'expm1', 'expm1_', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'fliplr', 'flipud', 'float_power', 'float_power_', 'floor', 'floor_', 'floor_divide', 'floor_divide_', 'fmax', 'fmin', 'fmod', 'fmod_', 'frac', 'frac_', 'frexp', 'gather', 'gcd', 'gcd_', 'ge', 'ge_', 'gt', 'gt_', 'hardshrink', 'hardshrink_backward', 'heaviside', 'heaviside_', 'histc', 'hsplit', 'hypot', 'hypot_', 'i0', 'i0_', 'igamma', 'igamma_', 'igammac', 'igammac_', 'index_add', 'index_add_', 'index_copy', 'index_copy_', 'index_fill', 'index_fill_', 'index_put', 'index_put_', 'index_select', 'inner', 'inverse', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'item', 'kron', 'kthvalue', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'le_', 'lerp', 'lerp_', 'lgamma', 'lgamma_', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logcumsumexp', 'logdet', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logit', 'logit_', 'logsumexp', 'lt', 'lt_', 'mH', 'mT', 'masked_fill', 'masked_fill_', 'masked_scatter', 'masked_scatter_', 'masked_select', 'matmul', 'matrix_H', 'matrix_power', 'max', 'maximum', 'mean', 'median', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'mul_', 'multiply', 'multiply_', 'mv', 'mvlgamma', 'mvlgamma_', 'nan_to_num', 'nan_to_num_', 'nanmean', 'nanmedian', 'nansum', 'narrow', 'narrow_copy', 'ne', 'ne_', 'neg', 'neg_', 'negative', 'negative_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'nextafter', 'nextafter_', 'nonzero', 'nonzero_numpy', 'nonzero_static', 'normal_', 'numpy_T', 'outer', 'permute', 'polygamma', 'polygamma_', 'positive', 'pow', 'pow_', 'prelu', 'prod', 'put', 'put_', 'qr', 'rad2deg', 'rad2deg_', 'random_', 'ravel', 'reciprocal', 'reciprocal_', 'record_stream', 'relu', 'relu_', 'remainder', 'remainder_', 'repeat', 'repeat_interleave', 'reshape', 'reshape_as', 'resize_', 'resize_as_', 'resolve_conj', 'resolve_neg', 'roll', 'rot90', 'round', 'round_', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'scatter_add', 'scatter_add_', 'scatter_reduce', 'scatter_reduce_', 'select', 'select_scatter', 'sgn', 'sgn_', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'slice_scatter', 'slogdet', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'sum_to_size', 'svd', 'swapaxes', 'swapdims', 't', 't_', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tile', 'topk', 'trace', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'trunc', 'trunc_', 'unbind', 'unflatten', 'unfold', 'uniform_', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'unsqueeze_', 'var', 'vdot', 'view', 'view_as', 'vsplit', 'where', 'xlogy', 'xlogy_', 'zero_']

@@ -11,14 +11,17 @@ Mirrors ATen/native/*.cpp. Kernels call other operators through `at`
 
 from .activation import *  # noqa: F403
 from .adaptive_pooling import *  # noqa: F403
+from .adjoint import *  # noqa: F403
 from .aliases import *  # noqa: F403
 from .aliases_elementwise import *  # noqa: F403
+from .as_strided_scatter import *  # noqa: F403
 from .attention import *  # noqa: F403
 from .batched_blas import *  # noqa: F403
 from .binary_composites import *  # noqa: F403
 from .binary_float import *  # noqa: F403
 from .bitwise import *  # noqa: F403
 from .bucketing import *  # noqa: F403
+from .chunk_cat import *  # noqa: F403
 from .compare import *  # noqa: F403
 from .complex import *  # noqa: F403
 from .contraction import *  # noqa: F403
@@ -29,6 +32,7 @@ from .cumulative import *  # noqa: F403
 from .dropout_variants import *  # noqa: F403
 from .embedding import *  # noqa: F403
 from .factories import *  # noqa: F403
+from .fill_factories import *  # noqa: F403
 from .float_parts import *  # noqa: F403
 from .fold import *  # noqa: F403
 from .gather_scatter import *  # noqa: F403
@@ -49,6 +53,7 @@ from .linalg_triangular import *  # noqa: F403
 from .loss import *  # noqa: F403
 from .loss_more import *  # noqa: F403
 from .misc_ops import *  # noqa: F403
+from .nonzero_static import *  # noqa: F403
 from .normalization import *  # noqa: F403
 from .order_stats import *  # noqa: F403
 from .padding import *  # noqa: F403
@@ -64,10 +69,12 @@ from .reduction import *  # noqa: F403
 from .reduction_more import *  # noqa: F403
 from .reduction_stats import *  # noqa: F403
 from .repeat import *  # noqa: F403
+from .resize_as import *  # noqa: F403
 from .restride import *  # noqa: F403
 from .rounding import *  # noqa: F403
 from .set_storage import *  # noqa: F403
 from .shape import *  # noqa: F403
+from .shape_as import *  # noqa: F403
 from .shape_more import *  # noqa: F403
 from .softmax import *  # noqa: F403
 from .sorting import *  # noqa: F403
@@ -86,4 +93,5 @@ from .unique import *  # noqa: F403
 from .upsample_ops import *  # noqa: F403
 from .upsample_out import *  # noqa: F403
 from .view_backward import *  # noqa: F403
+from .view_copy import *  # noqa: F403
 from .views import *  # noqa: F403

@@ -284,7 +284,8 @@ def unfold(self, dimension, size, step):
     strides.append(1 if ndim == 0 else strides[d])
     if d < ndim:
         sizes[d] = (sizes[d] - size) // step + 1
-        strides[d] *= step
+        # int64_t arithmetic, as TensorShape.cpp's: an overflow wraps (as_strided refuses it)
+        strides[d] = (strides[d] * step + 2**63) % 2**64 - 2**63
     return _restrided(self, sizes, strides)
 
 

@@ -20063,6 +20063,890 @@ def linalg_solve_triangular(ks, self, B, upper, left, unitriangular):
     return result
 
 
+_expand_copy = handle("expand_copy")
+
+
+def expand_copy(ks, self, size, implicit):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.ExpandBackward0_copy()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_self_sizes = self._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _expand_copy.redispatch(ks & AFTER_AUTOGRAD, self, size, implicit)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_expand_copy_out = handle("expand_copy.out")
+
+
+def expand_copy_out(ks, self, size, implicit, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::expand_copy")
+        node = NotImplementedNode("aten::expand_copy")
+        node._next_edges = requiring_edges(self, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _expand_copy_out.redispatch(ks & AFTER_AUTOGRAD, self, size, implicit, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_permute_copy = handle("permute_copy")
+
+
+def permute_copy(ks, self, dims):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.PermuteBackward0_copy()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dims = dims
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _permute_copy.redispatch(ks & AFTER_AUTOGRAD, self, dims)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_permute_copy_out = handle("permute_copy.out")
+
+
+def permute_copy_out(ks, self, dims, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::permute_copy")
+        node = NotImplementedNode("aten::permute_copy")
+        node._next_edges = requiring_edges(self, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _permute_copy_out.redispatch(ks & AFTER_AUTOGRAD, self, dims, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_as_strided_copy = handle("as_strided_copy")
+
+
+def as_strided_copy(ks, self, size, stride, storage_offset):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.AsStridedBackward0_copy()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_self_sizes = self._sizes
+        node._saved_self_storage_offset = self._storage_offset
+        node._saved_self_strides = self._strides
+        node._saved_size = size
+        node._saved_storage_offset = storage_offset
+        node._saved_stride = stride
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _as_strided_copy.redispatch(ks & AFTER_AUTOGRAD, self, size, stride, storage_offset)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_as_strided_copy_out = handle("as_strided_copy.out")
+
+
+def as_strided_copy_out(ks, self, size, stride, storage_offset, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::as_strided_copy")
+        node = NotImplementedNode("aten::as_strided_copy")
+        node._next_edges = requiring_edges(self, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _as_strided_copy_out.redispatch(ks & AFTER_AUTOGRAD, self, size, stride, storage_offset, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_alias_copy = handle("alias_copy")
+
+
+def alias_copy(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.AliasBackward0_copy()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _alias_copy.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_alias_copy_out = handle("alias_copy.out")
+
+
+def alias_copy_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::alias_copy")
+        node = NotImplementedNode("aten::alias_copy")
+        node._next_edges = requiring_edges(self, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _alias_copy_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_narrow_copy = handle("narrow_copy")
+
+
+def narrow_copy(ks, self, dim, start, length):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.NarrowCopyBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_length = length
+        node._saved_self_sizes = self._sizes
+        node._saved_start = start
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _narrow_copy.redispatch(ks & AFTER_AUTOGRAD, self, dim, start, length)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_narrow_copy_out = handle("narrow_copy.out")
+
+
+def narrow_copy_out(ks, self, dim, start, length, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="narrow_copy"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _narrow_copy_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, start, length, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_view_copy = handle("view_copy")
+
+
+def view_copy(ks, self, size):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.ViewBackward0_copy()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_self_sizes = self._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _view_copy.redispatch(ks & AFTER_AUTOGRAD, self, size)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_view_copy_out = handle("view_copy.out")
+
+
+def view_copy_out(ks, self, size, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::view_copy")
+        node = NotImplementedNode("aten::view_copy")
+        node._next_edges = requiring_edges(self, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _view_copy_out.redispatch(ks & AFTER_AUTOGRAD, self, size, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_view_copy_dtype = handle("view_copy.dtype")
+
+
+def view_copy_dtype(ks, self, dtype):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _view_copy_dtype.redispatch(ks & AFTER_AUTOGRAD, self, dtype)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_view_copy_dtype_out = handle("view_copy.dtype_out")
+
+
+def view_copy_dtype_out(ks, self, dtype, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::view_copy")
+        node = NotImplementedNode("aten::view_copy")
+        node._next_edges = requiring_edges(self, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _view_copy_dtype_out.redispatch(ks & AFTER_AUTOGRAD, self, dtype, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_unfold_copy = handle("unfold_copy")
+
+
+def unfold_copy(ks, self, dimension, size, step):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.UnfoldBackward0_copy()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dimension = dimension
+        node._saved_self_sizes = self._sizes
+        node._saved_size = size
+        node._saved_step = step
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _unfold_copy.redispatch(ks & AFTER_AUTOGRAD, self, dimension, size, step)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_unfold_copy_out = handle("unfold_copy.out")
+
+
+def unfold_copy_out(ks, self, dimension, size, step, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::unfold_copy")
+        node = NotImplementedNode("aten::unfold_copy")
+        node._next_edges = requiring_edges(self, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _unfold_copy_out.redispatch(ks & AFTER_AUTOGRAD, self, dimension, size, step, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_squeeze_copy = handle("squeeze_copy")
+
+
+def squeeze_copy(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.SqueezeBackward0_copy()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_self_sizes = self._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _squeeze_copy.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_squeeze_copy_out = handle("squeeze_copy.out")
+
+
+def squeeze_copy_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::squeeze_copy")
+        node = NotImplementedNode("aten::squeeze_copy")
+        node._next_edges = requiring_edges(self, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _squeeze_copy_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_squeeze_copy_dim = handle("squeeze_copy.dim")
+
+
+def squeeze_copy_dim(ks, self, dim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.SqueezeBackward1_copy()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_self_sizes = self._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _squeeze_copy_dim.redispatch(ks & AFTER_AUTOGRAD, self, dim)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_squeeze_copy_dim_out = handle("squeeze_copy.dim_out")
+
+
+def squeeze_copy_dim_out(ks, self, dim, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::squeeze_copy")
+        node = NotImplementedNode("aten::squeeze_copy")
+        node._next_edges = requiring_edges(self, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _squeeze_copy_dim_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_squeeze_copy_dims = handle("squeeze_copy.dims")
+
+
+def squeeze_copy_dims(ks, self, dim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.SqueezeBackward2_copy()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_self_sizes = self._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _squeeze_copy_dims.redispatch(ks & AFTER_AUTOGRAD, self, dim)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_squeeze_copy_dims_out = handle("squeeze_copy.dims_out")
+
+
+def squeeze_copy_dims_out(ks, self, dim, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::squeeze_copy")
+        node = NotImplementedNode("aten::squeeze_copy")
+        node._next_edges = requiring_edges(self, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _squeeze_copy_dims_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_unsqueeze_copy = handle("unsqueeze_copy")
+
+
+def unsqueeze_copy(ks, self, dim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.UnsqueezeBackward0_copy()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _unsqueeze_copy.redispatch(ks & AFTER_AUTOGRAD, self, dim)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_unsqueeze_copy_out = handle("unsqueeze_copy.out")
+
+
+def unsqueeze_copy_out(ks, self, dim, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::unsqueeze_copy")
+        node = NotImplementedNode("aten::unsqueeze_copy")
+        node._next_edges = requiring_edges(self, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _unsqueeze_copy_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_transpose_copy_int = handle("transpose_copy.int")
+
+
+def transpose_copy_int(ks, self, dim0, dim1):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.TransposeBackward0_copy()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim0 = dim0
+        node._saved_dim1 = dim1
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _transpose_copy_int.redispatch(ks & AFTER_AUTOGRAD, self, dim0, dim1)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_transpose_copy_int_out = handle("transpose_copy.int_out")
+
+
+def transpose_copy_int_out(ks, self, dim0, dim1, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::transpose_copy")
+        node = NotImplementedNode("aten::transpose_copy")
+        node._next_edges = requiring_edges(self, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _transpose_copy_int_out.redispatch(ks & AFTER_AUTOGRAD, self, dim0, dim1, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_t_copy = handle("t_copy")
+
+
+def t_copy(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.TBackward0_copy()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _t_copy.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_t_copy_out = handle("t_copy.out")
+
+
+def t_copy_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::t_copy")
+        node = NotImplementedNode("aten::t_copy")
+        node._next_edges = requiring_edges(self, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _t_copy_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_diagonal_copy_out = handle("diagonal_copy.out")
+
+
+def diagonal_copy_out(ks, self, offset, dim1, dim2, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::diagonal_copy")
+        node = NotImplementedNode("aten::diagonal_copy")
+        node._next_edges = requiring_edges(self, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _diagonal_copy_out.redispatch(ks & AFTER_AUTOGRAD, self, offset, dim1, dim2, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_split_with_sizes_copy = handle("split_with_sizes_copy")
+
+
+def split_with_sizes_copy(ks, self, split_sizes, dim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.SplitWithSizesBackward0_copy()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_self_dtype = self.dtype
+        node._saved_self_sizes = self._sizes
+        node._saved_split_sizes = split_sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _split_with_sizes_copy.redispatch(ks & AFTER_AUTOGRAD, self, split_sizes, dim)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_split_with_sizes_copy_out = handle("split_with_sizes_copy.out")
+
+
+def split_with_sizes_copy_out(ks, self, split_sizes, dim, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _split_with_sizes_copy_out.redispatch(ks & AFTER_AUTOGRAD, self, split_sizes, dim, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_unbind_copy_int = handle("unbind_copy.int")
+
+
+def unbind_copy_int(ks, self, dim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.UnbindBackward0_copy()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_self_dtype = self.dtype
+        node._saved_self_sizes = self._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _unbind_copy_int.redispatch(ks & AFTER_AUTOGRAD, self, dim)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_unbind_copy_int_out = handle("unbind_copy.int_out")
+
+
+def unbind_copy_int_out(ks, self, dim, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (any_requires_grad(out)):
+        raise RuntimeError(OUT_ERROR.format(name="unbind_copy"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _unbind_copy_int_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_as_strided_scatter = handle("as_strided_scatter")
+
+
+def as_strided_scatter(ks, self, src, size, stride, storage_offset):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or src._requires_grad)
+    if requires:
+        node = nodes.AsStridedScatterBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(src))
+        if node.should_compute_output(0):
+            node._saved_self_sizes = self._sizes
+        if node.should_compute_output(0):
+            node._saved_self_strides = self._strides
+        node._saved_size = size
+        node._saved_storage_offset = storage_offset
+        node._saved_stride = stride
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _as_strided_scatter.redispatch(ks & AFTER_AUTOGRAD, self, src, size, stride, storage_offset)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_as_strided_scatter_out = handle("as_strided_scatter.out")
+
+
+def as_strided_scatter_out(ks, self, src, size, stride, storage_offset, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or src._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::as_strided_scatter")
+        node = NotImplementedNode("aten::as_strided_scatter")
+        node._next_edges = requiring_edges(self, src, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _as_strided_scatter_out.redispatch(ks & AFTER_AUTOGRAD, self, src, size, stride, storage_offset, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_fill_Scalar = handle("fill.Scalar")
+
+
+def fill_Scalar(ks, self, value):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.FillBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _fill_Scalar.redispatch(ks & AFTER_AUTOGRAD, self, value)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_fill_Tensor = handle("fill.Tensor")
+
+
+def fill_Tensor(ks, self, value):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or value._requires_grad)
+    if requires:
+        node = nodes.FillBackward1()
+        node._next_edges = (gradient_edge(self), gradient_edge(value))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _fill_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, value)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_scalar_tensor = handle("scalar_tensor")
+
+
+def scalar_tensor(ks, s, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _scalar_tensor.redispatch(ks & AFTER_AUTOGRAD, s, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_empty_permuted = handle("empty_permuted")
+
+
+def empty_permuted(ks, size, physical_layout, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _empty_permuted.redispatch(ks & AFTER_AUTOGRAD, size, physical_layout, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_nonzero_static_out = handle("nonzero_static.out")
+
+
+def nonzero_static_out(ks, self, size, fill_value, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::nonzero_static")
+        node = NotImplementedNode("aten::nonzero_static")
+        node._next_edges = requiring_edges(self, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _nonzero_static_out.redispatch(ks & AFTER_AUTOGRAD, self, size, fill_value, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_nonzero_static = handle("nonzero_static")
+
+
+def nonzero_static(ks, self, size, fill_value):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::nonzero_static")
+        node._next_edges = requiring_edges(self,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _nonzero_static.redispatch(ks & AFTER_AUTOGRAD, self, size, fill_value)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+__chunk_cat = handle("_chunk_cat")
+
+
+def _chunk_cat(ks, tensors, dim, num_chunks):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (any_requires_grad(tensors))
+    if requires:
+        node = NotImplementedNode("aten::_chunk_cat")
+        node._next_edges = requiring_edges(tensors,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __chunk_cat.redispatch(ks & AFTER_AUTOGRAD, tensors, dim, num_chunks)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+__chunk_cat_out = handle("_chunk_cat.out")
+
+
+def _chunk_cat_out(ks, tensors, dim, num_chunks, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (any_requires_grad(tensors) or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::_chunk_cat")
+        node = NotImplementedNode("aten::_chunk_cat")
+        node._next_edges = requiring_edges(tensors, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = __chunk_cat_out.redispatch(ks & AFTER_AUTOGRAD, tensors, dim, num_chunks, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -21083,3 +21967,46 @@ impl("_linalg_eigvals", "Autograd", _linalg_eigvals, keyset_arg="raw")
 impl("linalg_eigvals.out", "Autograd", linalg_eigvals_out, keyset_arg="raw")
 impl("linalg_solve_triangular.out", "Autograd", linalg_solve_triangular_out, keyset_arg="raw")
 impl("linalg_solve_triangular", "Autograd", linalg_solve_triangular, keyset_arg="raw")
+impl("expand_copy", "Autograd", expand_copy, keyset_arg="raw")
+impl("expand_copy.out", "Autograd", expand_copy_out, keyset_arg="raw")
+impl("permute_copy", "Autograd", permute_copy, keyset_arg="raw")
+impl("permute_copy.out", "Autograd", permute_copy_out, keyset_arg="raw")
+impl("as_strided_copy", "Autograd", as_strided_copy, keyset_arg="raw")
+impl("as_strided_copy.out", "Autograd", as_strided_copy_out, keyset_arg="raw")
+impl("alias_copy", "Autograd", alias_copy, keyset_arg="raw")
+impl("alias_copy.out", "Autograd", alias_copy_out, keyset_arg="raw")
+impl("narrow_copy", "Autograd", narrow_copy, keyset_arg="raw")
+impl("narrow_copy.out", "Autograd", narrow_copy_out, keyset_arg="raw")
+impl("view_copy", "Autograd", view_copy, keyset_arg="raw")
+impl("view_copy.out", "Autograd", view_copy_out, keyset_arg="raw")
+impl("view_copy.dtype", "Autograd", view_copy_dtype, keyset_arg="raw")
+impl("view_copy.dtype_out", "Autograd", view_copy_dtype_out, keyset_arg="raw")
+impl("unfold_copy", "Autograd", unfold_copy, keyset_arg="raw")
+impl("unfold_copy.out", "Autograd", unfold_copy_out, keyset_arg="raw")
+impl("squeeze_copy", "Autograd", squeeze_copy, keyset_arg="raw")
+impl("squeeze_copy.out", "Autograd", squeeze_copy_out, keyset_arg="raw")
+impl("squeeze_copy.dim", "Autograd", squeeze_copy_dim, keyset_arg="raw")
+impl("squeeze_copy.dim_out", "Autograd", squeeze_copy_dim_out, keyset_arg="raw")
+impl("squeeze_copy.dims", "Autograd", squeeze_copy_dims, keyset_arg="raw")
+impl("squeeze_copy.dims_out", "Autograd", squeeze_copy_dims_out, keyset_arg="raw")
+impl("unsqueeze_copy", "Autograd", unsqueeze_copy, keyset_arg="raw")
+impl("unsqueeze_copy.out", "Autograd", unsqueeze_copy_out, keyset_arg="raw")
+impl("transpose_copy.int", "Autograd", transpose_copy_int, keyset_arg="raw")
+impl("transpose_copy.int_out", "Autograd", transpose_copy_int_out, keyset_arg="raw")
+impl("t_copy", "Autograd", t_copy, keyset_arg="raw")
+impl("t_copy.out", "Autograd", t_copy_out, keyset_arg="raw")
+impl("diagonal_copy.out", "Autograd", diagonal_copy_out, keyset_arg="raw")
+impl("split_with_sizes_copy", "Autograd", split_with_sizes_copy, keyset_arg="raw")
+impl("split_with_sizes_copy.out", "Autograd", split_with_sizes_copy_out, keyset_arg="raw")
+impl("unbind_copy.int", "Autograd", unbind_copy_int, keyset_arg="raw")
+impl("unbind_copy.int_out", "Autograd", unbind_copy_int_out, keyset_arg="raw")
+impl("as_strided_scatter", "Autograd", as_strided_scatter, keyset_arg="raw")
+impl("as_strided_scatter.out", "Autograd", as_strided_scatter_out, keyset_arg="raw")
+impl("fill.Scalar", "Autograd", fill_Scalar, keyset_arg="raw")
+impl("fill.Tensor", "Autograd", fill_Tensor, keyset_arg="raw")
+impl("scalar_tensor", "Autograd", scalar_tensor, keyset_arg="raw")
+impl("empty_permuted", "Autograd", empty_permuted, keyset_arg="raw")
+impl("nonzero_static.out", "Autograd", nonzero_static_out, keyset_arg="raw")
+impl("nonzero_static", "Autograd", nonzero_static, keyset_arg="raw")
+impl("_chunk_cat", "Autograd", _chunk_cat, keyset_arg="raw")
+impl("_chunk_cat.out", "Autograd", _chunk_cat_out, keyset_arg="raw")

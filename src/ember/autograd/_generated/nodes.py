@@ -13,6 +13,8 @@ from ember.autograd.formulas import (
     aminmax_backward,
     angle_backward,
     as_strided_backward,
+    as_strided_scatter_backward,
+    as_strided_scatter_src_backward,
     at,
     binary_cross_entropy_backward,
     binary_cross_entropy_double_backward,
@@ -9207,4 +9209,368 @@ class LinalgSolveTriangularBackward0(GeneratedNode):
             grad_0 = linalg_solve_triangular_backward_A(grad, self, result, upper, left, unitriangular)
         else:
             grad_0 = None
+        return [grad_0, grad_1]
+
+
+class ExpandBackward0_copy(GeneratedNode):
+    """Backward of aten::expand_copy."""
+
+    _saved_variables = ()
+    _saved_self_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self_sizes = node._saved_self_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = sum_to(grad, self_sizes)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class PermuteBackward0_copy(GeneratedNode):
+    """Backward of aten::permute_copy."""
+
+    _saved_variables = ()
+    _saved_dims = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dims = node._saved_dims
+        if node._next_edges[0][0] is not None:
+            grad_0 = permute_backwards(grad, dims)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class AsStridedBackward0_copy(GeneratedNode):
+    """Backward of aten::as_strided_copy."""
+
+    _saved_variables = ()
+    _saved_self_sizes = None
+    _saved_self_storage_offset = None
+    _saved_self_strides = None
+    _saved_size = None
+    _saved_storage_offset = None
+    _saved_stride = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self_sizes = node._saved_self_sizes
+        self_storage_offset = node._saved_self_storage_offset
+        self_strides = node._saved_self_strides
+        size = node._saved_size
+        storage_offset = node._saved_storage_offset
+        stride = node._saved_stride
+        if node._next_edges[0][0] is not None:
+            grad_0 = as_strided_backward(grad, self_sizes, self_strides, self_storage_offset, size, stride, storage_offset)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class AliasBackward0_copy(GeneratedNode):
+    """Backward of aten::alias_copy."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class NarrowCopyBackward0(GeneratedNode):
+    """Backward of aten::narrow_copy."""
+
+    _saved_variables = ()
+    _saved_dim = None
+    _saved_length = None
+    _saved_self_sizes = None
+    _saved_start = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        length = node._saved_length
+        self_sizes = node._saved_self_sizes
+        start = node._saved_start
+        if node._next_edges[0][0] is not None:
+            grad_0 = slice_backward(grad, self_sizes, dim, start, start + length, 1)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class ViewBackward0_copy(GeneratedNode):
+    """Backward of aten::view_copy."""
+
+    _saved_variables = ()
+    _saved_self_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self_sizes = node._saved_self_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.reshape(list(self_sizes))
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UnfoldBackward0_copy(GeneratedNode):
+    """Backward of aten::unfold_copy."""
+
+    _saved_variables = ()
+    _saved_dimension = None
+    _saved_self_sizes = None
+    _saved_size = None
+    _saved_step = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dimension = node._saved_dimension
+        self_sizes = node._saved_self_sizes
+        size = node._saved_size
+        step = node._saved_step
+        if node._next_edges[0][0] is not None:
+            grad_0 = unfold_backward(grad, self_sizes, dimension, size, step)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class SqueezeBackward0_copy(GeneratedNode):
+    """Backward of aten::squeeze_copy."""
+
+    _saved_variables = ()
+    _saved_self_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self_sizes = node._saved_self_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = unsqueeze_to(grad, None, self_sizes)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class SqueezeBackward1_copy(GeneratedNode):
+    """Backward of aten::squeeze_copy.dim."""
+
+    _saved_variables = ()
+    _saved_dim = None
+    _saved_self_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        self_sizes = node._saved_self_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = unsqueeze_to(grad, dim, self_sizes)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class SqueezeBackward2_copy(GeneratedNode):
+    """Backward of aten::squeeze_copy.dims."""
+
+    _saved_variables = ()
+    _saved_dim = None
+    _saved_self_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        self_sizes = node._saved_self_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = unsqueeze_to(grad, dim, self_sizes)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UnsqueezeBackward0_copy(GeneratedNode):
+    """Backward of aten::unsqueeze_copy."""
+
+    _saved_variables = ()
+    _saved_dim = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.squeeze(dim)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class TransposeBackward0_copy(GeneratedNode):
+    """Backward of aten::transpose_copy.int."""
+
+    _saved_variables = ()
+    _saved_dim0 = None
+    _saved_dim1 = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim0 = node._saved_dim0
+        dim1 = node._saved_dim1
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.transpose(dim0, dim1)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class TBackward0_copy(GeneratedNode):
+    """Backward of aten::t_copy."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.t()
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class SplitWithSizesBackward0_copy(GeneratedNode):
+    """Backward of aten::split_with_sizes_copy."""
+
+    _saved_variables = ()
+    _saved_dim = None
+    _saved_self_dtype = None
+    _saved_self_sizes = None
+    _saved_split_sizes = None
+
+    def apply(node, grads):
+        dim = node._saved_dim
+        self_dtype = node._saved_self_dtype
+        self_sizes = node._saved_self_sizes
+        split_sizes = node._saved_split_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = split_with_sizes_backward(grads, split_sizes, dim, self_sizes, self_dtype)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UnbindBackward0_copy(GeneratedNode):
+    """Backward of aten::unbind_copy.int."""
+
+    _saved_variables = ()
+    _saved_dim = None
+    _saved_self_dtype = None
+    _saved_self_sizes = None
+
+    def apply(node, grads):
+        dim = node._saved_dim
+        self_dtype = node._saved_self_dtype
+        self_sizes = node._saved_self_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = unbind_backward(grads, dim, self_sizes, self_dtype)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class AsStridedScatterBackward0(GeneratedNode):
+    """Backward of aten::as_strided_scatter."""
+
+    _saved_variables = ()
+    _saved_self_sizes = None
+    _saved_self_strides = None
+    _saved_size = None
+    _saved_storage_offset = None
+    _saved_stride = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self_sizes = node._saved_self_sizes
+        self_strides = node._saved_self_strides
+        size = node._saved_size
+        storage_offset = node._saved_storage_offset
+        stride = node._saved_stride
+        if node._next_edges[0][0] is not None:
+            grad_0 = as_strided_scatter_backward(grad, self_sizes, self_strides, size, stride, storage_offset)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = as_strided_scatter_src_backward(grad, size, stride, storage_offset)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class FillBackward0(GeneratedNode):
+    """Backward of aten::fill.Scalar."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = zeros_like(grad)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class FillBackward1(GeneratedNode):
+    """Backward of aten::fill.Tensor."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = zeros_like(grad)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = grad.sum()
+        else:
+            grad_1 = None
         return [grad_0, grad_1]

@@ -1018,3 +1018,15 @@ S["linalg_solve_triangular"] = [
     lambda T: ((_square(T), T.f(3, 2)), {"upper": False, "unitriangular": True}),
 ]
 S["linalg_eigvals"] = [lambda T: ((_separated(T, 3, 3),), {})]
+
+# --- wcomplex ---
+for _kind in "tuvw":
+    S[f"special_shifted_chebyshev_polynomial_{_kind}"] = [
+        lambda T: ((T.c(2, 3) / 4 + 0.5, T.l([[0, 1, 2], [3, 7, 9]])), {})
+    ]
+    S[f"special_shifted_chebyshev_polynomial_{_kind}.x_scalar"] = [
+        lambda T: ((0.25, T.l([[0, 1, 2], [5, 8, 9]])), {})
+    ]
+    S[f"special_shifted_chebyshev_polynomial_{_kind}.n_scalar"] = [
+        lambda T: ((T.c(2, 3) / 4 + 0.5, 3), {})
+    ]

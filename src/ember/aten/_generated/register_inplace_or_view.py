@@ -7357,6 +7357,174 @@ def linalg_solve_triangular_out(keyset, self, B, upper, left, unitriangular, out
     return finish_inplace(result, out)
 
 
+_special_shifted_chebyshev_polynomial_t_out = handle("special_shifted_chebyshev_polynomial_t.out")
+
+
+def special_shifted_chebyshev_polynomial_t_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_shifted_chebyshev_polynomial_t_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_shifted_chebyshev_polynomial_t_x_scalar_out = handle("special_shifted_chebyshev_polynomial_t.x_scalar_out")
+
+
+def special_shifted_chebyshev_polynomial_t_x_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_shifted_chebyshev_polynomial_t_x_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_shifted_chebyshev_polynomial_t_n_scalar_out = handle("special_shifted_chebyshev_polynomial_t.n_scalar_out")
+
+
+def special_shifted_chebyshev_polynomial_t_n_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_shifted_chebyshev_polynomial_t_n_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_shifted_chebyshev_polynomial_u_out = handle("special_shifted_chebyshev_polynomial_u.out")
+
+
+def special_shifted_chebyshev_polynomial_u_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_shifted_chebyshev_polynomial_u_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_shifted_chebyshev_polynomial_u_x_scalar_out = handle("special_shifted_chebyshev_polynomial_u.x_scalar_out")
+
+
+def special_shifted_chebyshev_polynomial_u_x_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_shifted_chebyshev_polynomial_u_x_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_shifted_chebyshev_polynomial_u_n_scalar_out = handle("special_shifted_chebyshev_polynomial_u.n_scalar_out")
+
+
+def special_shifted_chebyshev_polynomial_u_n_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_shifted_chebyshev_polynomial_u_n_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_shifted_chebyshev_polynomial_v_out = handle("special_shifted_chebyshev_polynomial_v.out")
+
+
+def special_shifted_chebyshev_polynomial_v_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_shifted_chebyshev_polynomial_v_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_shifted_chebyshev_polynomial_v_x_scalar_out = handle("special_shifted_chebyshev_polynomial_v.x_scalar_out")
+
+
+def special_shifted_chebyshev_polynomial_v_x_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_shifted_chebyshev_polynomial_v_x_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_shifted_chebyshev_polynomial_v_n_scalar_out = handle("special_shifted_chebyshev_polynomial_v.n_scalar_out")
+
+
+def special_shifted_chebyshev_polynomial_v_n_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_shifted_chebyshev_polynomial_v_n_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_shifted_chebyshev_polynomial_w_out = handle("special_shifted_chebyshev_polynomial_w.out")
+
+
+def special_shifted_chebyshev_polynomial_w_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_shifted_chebyshev_polynomial_w_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_shifted_chebyshev_polynomial_w_x_scalar_out = handle("special_shifted_chebyshev_polynomial_w.x_scalar_out")
+
+
+def special_shifted_chebyshev_polynomial_w_x_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_shifted_chebyshev_polynomial_w_x_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_shifted_chebyshev_polynomial_w_n_scalar_out = handle("special_shifted_chebyshev_polynomial_w.n_scalar_out")
+
+
+def special_shifted_chebyshev_polynomial_w_n_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_shifted_chebyshev_polynomial_w_n_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
 impl("_conj", "ADInplaceOrView", _conj, keyset_arg="raw")
@@ -7882,3 +8050,15 @@ impl("fft_rfftfreq.out", "ADInplaceOrView", fft_rfftfreq_out, keyset_arg="raw")
 impl("linalg_eig.out", "ADInplaceOrView", linalg_eig_out, keyset_arg="raw")
 impl("linalg_eigvals.out", "ADInplaceOrView", linalg_eigvals_out, keyset_arg="raw")
 impl("linalg_solve_triangular.out", "ADInplaceOrView", linalg_solve_triangular_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_t.out", "ADInplaceOrView", special_shifted_chebyshev_polynomial_t_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_t.x_scalar_out", "ADInplaceOrView", special_shifted_chebyshev_polynomial_t_x_scalar_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_t.n_scalar_out", "ADInplaceOrView", special_shifted_chebyshev_polynomial_t_n_scalar_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_u.out", "ADInplaceOrView", special_shifted_chebyshev_polynomial_u_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_u.x_scalar_out", "ADInplaceOrView", special_shifted_chebyshev_polynomial_u_x_scalar_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_u.n_scalar_out", "ADInplaceOrView", special_shifted_chebyshev_polynomial_u_n_scalar_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_v.out", "ADInplaceOrView", special_shifted_chebyshev_polynomial_v_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_v.x_scalar_out", "ADInplaceOrView", special_shifted_chebyshev_polynomial_v_x_scalar_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_v.n_scalar_out", "ADInplaceOrView", special_shifted_chebyshev_polynomial_v_n_scalar_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_w.out", "ADInplaceOrView", special_shifted_chebyshev_polynomial_w_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_w.x_scalar_out", "ADInplaceOrView", special_shifted_chebyshev_polynomial_w_x_scalar_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_w.n_scalar_out", "ADInplaceOrView", special_shifted_chebyshev_polynomial_w_n_scalar_out, keyset_arg="raw")

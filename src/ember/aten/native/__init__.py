@@ -69,6 +69,7 @@ from .rounding import *  # noqa: F403
 from .set_storage import *  # noqa: F403
 from .shape import *  # noqa: F403
 from .shape_more import *  # noqa: F403
+from .shifted_polynomials import *  # noqa: F403
 from .softmax import *  # noqa: F403
 from .sorting import *  # noqa: F403
 from .special_aliases import *  # noqa: F403

@@ -20063,6 +20063,342 @@ def linalg_solve_triangular(ks, self, B, upper, left, unitriangular):
     return result
 
 
+_special_shifted_chebyshev_polynomial_t = handle("special_shifted_chebyshev_polynomial_t")
+
+
+def special_shifted_chebyshev_polynomial_t(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_shifted_chebyshev_polynomial_t.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_shifted_chebyshev_polynomial_t_x_scalar = handle("special_shifted_chebyshev_polynomial_t.x_scalar")
+
+
+def special_shifted_chebyshev_polynomial_t_x_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_shifted_chebyshev_polynomial_t_x_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_shifted_chebyshev_polynomial_t_n_scalar = handle("special_shifted_chebyshev_polynomial_t.n_scalar")
+
+
+def special_shifted_chebyshev_polynomial_t_n_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_shifted_chebyshev_polynomial_t_n_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_shifted_chebyshev_polynomial_t_out = handle("special_shifted_chebyshev_polynomial_t.out")
+
+
+def special_shifted_chebyshev_polynomial_t_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_shifted_chebyshev_polynomial_t_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_shifted_chebyshev_polynomial_t_x_scalar_out = handle("special_shifted_chebyshev_polynomial_t.x_scalar_out")
+
+
+def special_shifted_chebyshev_polynomial_t_x_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_shifted_chebyshev_polynomial_t_x_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_shifted_chebyshev_polynomial_t_n_scalar_out = handle("special_shifted_chebyshev_polynomial_t.n_scalar_out")
+
+
+def special_shifted_chebyshev_polynomial_t_n_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_shifted_chebyshev_polynomial_t_n_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_shifted_chebyshev_polynomial_u = handle("special_shifted_chebyshev_polynomial_u")
+
+
+def special_shifted_chebyshev_polynomial_u(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_shifted_chebyshev_polynomial_u.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_shifted_chebyshev_polynomial_u_x_scalar = handle("special_shifted_chebyshev_polynomial_u.x_scalar")
+
+
+def special_shifted_chebyshev_polynomial_u_x_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_shifted_chebyshev_polynomial_u_x_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_shifted_chebyshev_polynomial_u_n_scalar = handle("special_shifted_chebyshev_polynomial_u.n_scalar")
+
+
+def special_shifted_chebyshev_polynomial_u_n_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_shifted_chebyshev_polynomial_u_n_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_shifted_chebyshev_polynomial_u_out = handle("special_shifted_chebyshev_polynomial_u.out")
+
+
+def special_shifted_chebyshev_polynomial_u_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_shifted_chebyshev_polynomial_u_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_shifted_chebyshev_polynomial_u_x_scalar_out = handle("special_shifted_chebyshev_polynomial_u.x_scalar_out")
+
+
+def special_shifted_chebyshev_polynomial_u_x_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_shifted_chebyshev_polynomial_u_x_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_shifted_chebyshev_polynomial_u_n_scalar_out = handle("special_shifted_chebyshev_polynomial_u.n_scalar_out")
+
+
+def special_shifted_chebyshev_polynomial_u_n_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_shifted_chebyshev_polynomial_u_n_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_shifted_chebyshev_polynomial_v = handle("special_shifted_chebyshev_polynomial_v")
+
+
+def special_shifted_chebyshev_polynomial_v(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_shifted_chebyshev_polynomial_v.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_shifted_chebyshev_polynomial_v_x_scalar = handle("special_shifted_chebyshev_polynomial_v.x_scalar")
+
+
+def special_shifted_chebyshev_polynomial_v_x_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_shifted_chebyshev_polynomial_v_x_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_shifted_chebyshev_polynomial_v_n_scalar = handle("special_shifted_chebyshev_polynomial_v.n_scalar")
+
+
+def special_shifted_chebyshev_polynomial_v_n_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_shifted_chebyshev_polynomial_v_n_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_shifted_chebyshev_polynomial_v_out = handle("special_shifted_chebyshev_polynomial_v.out")
+
+
+def special_shifted_chebyshev_polynomial_v_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_shifted_chebyshev_polynomial_v_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_shifted_chebyshev_polynomial_v_x_scalar_out = handle("special_shifted_chebyshev_polynomial_v.x_scalar_out")
+
+
+def special_shifted_chebyshev_polynomial_v_x_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_shifted_chebyshev_polynomial_v_x_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_shifted_chebyshev_polynomial_v_n_scalar_out = handle("special_shifted_chebyshev_polynomial_v.n_scalar_out")
+
+
+def special_shifted_chebyshev_polynomial_v_n_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_shifted_chebyshev_polynomial_v_n_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_shifted_chebyshev_polynomial_w = handle("special_shifted_chebyshev_polynomial_w")
+
+
+def special_shifted_chebyshev_polynomial_w(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_shifted_chebyshev_polynomial_w.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_shifted_chebyshev_polynomial_w_x_scalar = handle("special_shifted_chebyshev_polynomial_w.x_scalar")
+
+
+def special_shifted_chebyshev_polynomial_w_x_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_shifted_chebyshev_polynomial_w_x_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_shifted_chebyshev_polynomial_w_n_scalar = handle("special_shifted_chebyshev_polynomial_w.n_scalar")
+
+
+def special_shifted_chebyshev_polynomial_w_n_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_shifted_chebyshev_polynomial_w_n_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_shifted_chebyshev_polynomial_w_out = handle("special_shifted_chebyshev_polynomial_w.out")
+
+
+def special_shifted_chebyshev_polynomial_w_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_shifted_chebyshev_polynomial_w_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_shifted_chebyshev_polynomial_w_x_scalar_out = handle("special_shifted_chebyshev_polynomial_w.x_scalar_out")
+
+
+def special_shifted_chebyshev_polynomial_w_x_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_shifted_chebyshev_polynomial_w_x_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_shifted_chebyshev_polynomial_w_n_scalar_out = handle("special_shifted_chebyshev_polynomial_w.n_scalar_out")
+
+
+def special_shifted_chebyshev_polynomial_w_n_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_shifted_chebyshev_polynomial_w_n_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -21083,3 +21419,27 @@ impl("_linalg_eigvals", "Autograd", _linalg_eigvals, keyset_arg="raw")
 impl("linalg_eigvals.out", "Autograd", linalg_eigvals_out, keyset_arg="raw")
 impl("linalg_solve_triangular.out", "Autograd", linalg_solve_triangular_out, keyset_arg="raw")
 impl("linalg_solve_triangular", "Autograd", linalg_solve_triangular, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_t", "Autograd", special_shifted_chebyshev_polynomial_t, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_t.x_scalar", "Autograd", special_shifted_chebyshev_polynomial_t_x_scalar, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_t.n_scalar", "Autograd", special_shifted_chebyshev_polynomial_t_n_scalar, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_t.out", "Autograd", special_shifted_chebyshev_polynomial_t_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_t.x_scalar_out", "Autograd", special_shifted_chebyshev_polynomial_t_x_scalar_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_t.n_scalar_out", "Autograd", special_shifted_chebyshev_polynomial_t_n_scalar_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_u", "Autograd", special_shifted_chebyshev_polynomial_u, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_u.x_scalar", "Autograd", special_shifted_chebyshev_polynomial_u_x_scalar, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_u.n_scalar", "Autograd", special_shifted_chebyshev_polynomial_u_n_scalar, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_u.out", "Autograd", special_shifted_chebyshev_polynomial_u_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_u.x_scalar_out", "Autograd", special_shifted_chebyshev_polynomial_u_x_scalar_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_u.n_scalar_out", "Autograd", special_shifted_chebyshev_polynomial_u_n_scalar_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_v", "Autograd", special_shifted_chebyshev_polynomial_v, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_v.x_scalar", "Autograd", special_shifted_chebyshev_polynomial_v_x_scalar, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_v.n_scalar", "Autograd", special_shifted_chebyshev_polynomial_v_n_scalar, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_v.out", "Autograd", special_shifted_chebyshev_polynomial_v_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_v.x_scalar_out", "Autograd", special_shifted_chebyshev_polynomial_v_x_scalar_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_v.n_scalar_out", "Autograd", special_shifted_chebyshev_polynomial_v_n_scalar_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_w", "Autograd", special_shifted_chebyshev_polynomial_w, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_w.x_scalar", "Autograd", special_shifted_chebyshev_polynomial_w_x_scalar, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_w.n_scalar", "Autograd", special_shifted_chebyshev_polynomial_w_n_scalar, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_w.out", "Autograd", special_shifted_chebyshev_polynomial_w_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_w.x_scalar_out", "Autograd", special_shifted_chebyshev_polynomial_w_x_scalar_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_w.n_scalar_out", "Autograd", special_shifted_chebyshev_polynomial_w_n_scalar_out, keyset_arg="raw")

@@ -80,7 +80,8 @@ def test_scalar_overloads_out_and_integer_promotion(kind):
         lambda lib: (lib.tensor([[0.1], [0.9]]), lib.tensor([2.0, 10.0])),
     ):
         _same(
-            lambda: _fn(ember, kind)(*lib_args(ember)), lambda: _fn(torch, kind)(*lib_args(torch))
+            lambda a=lib_args: _fn(ember, kind)(*a(ember)),
+            lambda a=lib_args: _fn(torch, kind)(*a(torch)),
         )
 
     def with_out(lib):

@@ -1030,3 +1030,9 @@ for _kind in "tuvw":
     S[f"special_shifted_chebyshev_polynomial_{_kind}.n_scalar"] = [
         lambda T: ((T.c(2, 3) / 4 + 0.5, 3), {})
     ]
+S["view_as_real"] = [lambda T: ((T.f(2, 3).to(T.lib.complex128),), {})]
+S["view_as_complex"] = [lambda T: ((T.f(3, 2),), {}), lambda T: ((T.f(2, 4, 2)[:, 1:3],), {})]
+S["real"] = [lambda T: ((T.f(2, 3).to(T.lib.complex128),), {}), lambda T: ((T.f(2, 3),), {})]
+S["imag"] = [lambda T: ((T.f(2, 3).to(T.lib.complex128),), {}), lambda T: ((T.f(2, 3),), {})]
+S["complex"] = [lambda T: ((T.f(2, 3), T.f(3)), {})]
+S["polar"] = [lambda T: ((T.p(2, 3), T.f(2, 3)), {})]

@@ -110,7 +110,7 @@ _METHODS = {
 _ALIASES = {"ndimension": "dim", "nelement": "numel"}
 _PROPERTIES = (
     "shape ndim T mT requires_grad grad grad_fn is_leaf data is_cpu is_meta is_cuda _version "
-    "output_nr retains_grad nbytes itemsize"
+    "output_nr retains_grad nbytes itemsize real imag"
 ).split()
 
 

@@ -454,6 +454,7 @@ def minimum_backward(grad, self, other, pick_self: bool):
     return maximum_backward(grad, self, other, not pick_self)
 
 
+from ember.autograd.formulas_complex import polar_backward  # noqa: E402, F401 (derivatives.yaml)
 from ember.autograd.formulas_reduction_more import (  # noqa: E402, F401 (derivatives.yaml)
     aminmax_backward,
     cummaxmin_backward,

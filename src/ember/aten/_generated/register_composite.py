@@ -670,3 +670,7 @@ impl("special_shifted_chebyshev_polynomial_w.x_scalar", "CompositeExplicitAutogr
 impl("special_shifted_chebyshev_polynomial_w.n_scalar", "CompositeExplicitAutograd", N.special_shifted_chebyshev_polynomial_w_n_scalar)
 impl("special_shifted_chebyshev_polynomial_w.x_scalar_out", "CompositeExplicitAutograd", N.special_shifted_chebyshev_polynomial_w_x_scalar_out)
 impl("special_shifted_chebyshev_polynomial_w.n_scalar_out", "CompositeExplicitAutograd", N.special_shifted_chebyshev_polynomial_w_n_scalar_out)
+impl("real", "CompositeImplicitAutograd", N.real)
+impl("imag", "CompositeImplicitAutograd", N.imag)
+impl("complex", "CompositeExplicitAutograd", N.complex)
+impl("polar", "CompositeExplicitAutograd", N.polar)

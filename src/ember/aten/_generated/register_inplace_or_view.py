@@ -7525,6 +7525,62 @@ def special_shifted_chebyshev_polynomial_w_n_scalar_out(keyset, x, n, out):
     return finish_inplace(result, out)
 
 
+_view_as_real = handle("view_as_real")
+
+
+def view_as_real(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _view_as_real.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_view("view_as_real", self, result)
+
+
+_view_as_complex = handle("view_as_complex")
+
+
+def view_as_complex(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _view_as_complex.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_view("view_as_complex", self, result)
+
+
+_complex_out = handle("complex.out")
+
+
+def complex_out(keyset, real, imag, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _complex_out.redispatch(keyset & AFTER, real, imag, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_polar_out = handle("polar.out")
+
+
+def polar_out(keyset, abs, angle, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _polar_out.redispatch(keyset & AFTER, abs, angle, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
 impl("_conj", "ADInplaceOrView", _conj, keyset_arg="raw")
@@ -8062,3 +8118,7 @@ impl("special_shifted_chebyshev_polynomial_v.n_scalar_out", "ADInplaceOrView", s
 impl("special_shifted_chebyshev_polynomial_w.out", "ADInplaceOrView", special_shifted_chebyshev_polynomial_w_out, keyset_arg="raw")
 impl("special_shifted_chebyshev_polynomial_w.x_scalar_out", "ADInplaceOrView", special_shifted_chebyshev_polynomial_w_x_scalar_out, keyset_arg="raw")
 impl("special_shifted_chebyshev_polynomial_w.n_scalar_out", "ADInplaceOrView", special_shifted_chebyshev_polynomial_w_n_scalar_out, keyset_arg="raw")
+impl("view_as_real", "ADInplaceOrView", view_as_real, keyset_arg="raw")
+impl("view_as_complex", "ADInplaceOrView", view_as_complex, keyset_arg="raw")
+impl("complex.out", "ADInplaceOrView", complex_out, keyset_arg="raw")
+impl("polar.out", "ADInplaceOrView", polar_out, keyset_arg="raw")

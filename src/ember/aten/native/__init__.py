@@ -21,6 +21,8 @@ from .bitwise import *  # noqa: F403
 from .bucketing import *  # noqa: F403
 from .compare import *  # noqa: F403
 from .complex import *  # noqa: F403
+from .complex_construct import *  # noqa: F403
+from .complex_views import *  # noqa: F403
 from .contraction import *  # noqa: F403
 from .conv_composite import *  # noqa: F403
 from .convolution import *  # noqa: F403

@@ -20399,6 +20399,119 @@ def special_shifted_chebyshev_polynomial_w_n_scalar_out(ks, x, n, out):
     return result
 
 
+_view_as_real = handle("view_as_real")
+
+
+def view_as_real(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.ViewAsRealBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _view_as_real.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_view_as_complex = handle("view_as_complex")
+
+
+def view_as_complex(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.ViewAsComplexBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _view_as_complex.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_complex = handle("complex")
+
+
+def complex(ks, real, imag):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (real._requires_grad or imag._requires_grad)
+    if requires:
+        node = nodes.ComplexBackward0()
+        node._next_edges = (gradient_edge(real), gradient_edge(imag))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _complex.redispatch(ks & AFTER_AUTOGRAD, real, imag)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_complex_out = handle("complex.out")
+
+
+def complex_out(ks, real, imag, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (real._requires_grad or imag._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="complex"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _complex_out.redispatch(ks & AFTER_AUTOGRAD, real, imag, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_polar = handle("polar")
+
+
+def polar(ks, abs, angle):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (abs._requires_grad or angle._requires_grad)
+    if requires:
+        node = nodes.PolarBackward0()
+        node._next_edges = (gradient_edge(abs), gradient_edge(angle))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _polar.redispatch(ks & AFTER_AUTOGRAD, abs, angle)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_polar_out = handle("polar.out")
+
+
+def polar_out(ks, abs, angle, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (abs._requires_grad or angle._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="polar"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _polar_out.redispatch(ks & AFTER_AUTOGRAD, abs, angle, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -21443,3 +21556,9 @@ impl("special_shifted_chebyshev_polynomial_w.n_scalar", "Autograd", special_shif
 impl("special_shifted_chebyshev_polynomial_w.out", "Autograd", special_shifted_chebyshev_polynomial_w_out, keyset_arg="raw")
 impl("special_shifted_chebyshev_polynomial_w.x_scalar_out", "Autograd", special_shifted_chebyshev_polynomial_w_x_scalar_out, keyset_arg="raw")
 impl("special_shifted_chebyshev_polynomial_w.n_scalar_out", "Autograd", special_shifted_chebyshev_polynomial_w_n_scalar_out, keyset_arg="raw")
+impl("view_as_real", "Autograd", view_as_real, keyset_arg="raw")
+impl("view_as_complex", "Autograd", view_as_complex, keyset_arg="raw")
+impl("complex", "Autograd", complex, keyset_arg="raw")
+impl("complex.out", "Autograd", complex_out, keyset_arg="raw")
+impl("polar", "Autograd", polar, keyset_arg="raw")
+impl("polar.out", "Autograd", polar_out, keyset_arg="raw")

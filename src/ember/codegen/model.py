@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import keyword
+import re
 from pathlib import Path
 
 import yaml
@@ -39,6 +40,9 @@ class NativeFunction:
     tags: tuple[str, ...]
     device_check: str | None
     python_module: str | None
+    # (argument, default) of each float argument as the yaml writes it: torchgen's Python
+    # signatures print that text (`float base = 10.0`), the schema prints the double (`10.`)
+    float_defaults: tuple[tuple[str, str], ...] = ()
 
     @property
     def name(self) -> str:
@@ -144,9 +148,13 @@ def load_native_functions(path: Path = NATIVE_FUNCTIONS) -> list[NativeFunction]
                 tags=_as_tuple(entry.get("tags")),
                 device_check=entry.get("device_check"),
                 python_module=entry.get("python_module"),
+                float_defaults=tuple(_FLOAT_DEFAULT.findall(entry["func"])),
             )
         )
     return functions
+
+
+_FLOAT_DEFAULT = re.compile(r"\bfloat\?? (\w+)=([^,)]+)")
 
 
 @dataclasses.dataclass(frozen=True)

@@ -214,6 +214,14 @@ def fft_rfftfreq(keyset, n, d, dtype, layout, device, pin_memory):
     return _fft_rfftfreq.redispatch(keyset, n, d, dtype, layout, device, pin_memory)
 
 
+_logspace = handle("logspace")
+
+
+def logspace(keyset, start, end, steps, base, dtype, layout, device, pin_memory):
+    keyset = backend_select_bits(keyset, dtype, layout, device)
+    return _logspace.redispatch(keyset, start, end, steps, base, dtype, layout, device, pin_memory)
+
+
 impl("arange", "BackendSelect", arange, keyset_arg="raw")
 impl("arange.start", "BackendSelect", arange_start, keyset_arg="raw")
 impl("arange.start_step", "BackendSelect", arange_start_step, keyset_arg="raw")
@@ -240,3 +248,4 @@ impl("tril_indices", "BackendSelect", tril_indices, keyset_arg="raw")
 impl("triu_indices", "BackendSelect", triu_indices, keyset_arg="raw")
 impl("fft_fftfreq", "BackendSelect", fft_fftfreq, keyset_arg="raw")
 impl("fft_rfftfreq", "BackendSelect", fft_rfftfreq, keyset_arg="raw")
+impl("logspace", "BackendSelect", logspace, keyset_arg="raw")

@@ -7581,6 +7581,62 @@ def polar_out(keyset, abs, angle, out):
     return finish_inplace(result, out)
 
 
+_logspace_out = handle("logspace.out")
+
+
+def logspace_out(keyset, start, end, steps, base, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _logspace_out.redispatch(keyset & AFTER, start, end, steps, base, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_logspace_Tensor_Tensor_out = handle("logspace.Tensor_Tensor_out")
+
+
+def logspace_Tensor_Tensor_out(keyset, start, end, steps, base, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _logspace_Tensor_Tensor_out.redispatch(keyset & AFTER, start, end, steps, base, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_logspace_Tensor_Scalar_out = handle("logspace.Tensor_Scalar_out")
+
+
+def logspace_Tensor_Scalar_out(keyset, start, end, steps, base, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _logspace_Tensor_Scalar_out.redispatch(keyset & AFTER, start, end, steps, base, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_logspace_Scalar_Tensor_out = handle("logspace.Scalar_Tensor_out")
+
+
+def logspace_Scalar_Tensor_out(keyset, start, end, steps, base, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _logspace_Scalar_Tensor_out.redispatch(keyset & AFTER, start, end, steps, base, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
 impl("_conj", "ADInplaceOrView", _conj, keyset_arg="raw")
@@ -8122,3 +8178,7 @@ impl("view_as_real", "ADInplaceOrView", view_as_real, keyset_arg="raw")
 impl("view_as_complex", "ADInplaceOrView", view_as_complex, keyset_arg="raw")
 impl("complex.out", "ADInplaceOrView", complex_out, keyset_arg="raw")
 impl("polar.out", "ADInplaceOrView", polar_out, keyset_arg="raw")
+impl("logspace.out", "ADInplaceOrView", logspace_out, keyset_arg="raw")
+impl("logspace.Tensor_Tensor_out", "ADInplaceOrView", logspace_Tensor_Tensor_out, keyset_arg="raw")
+impl("logspace.Tensor_Scalar_out", "ADInplaceOrView", logspace_Tensor_Scalar_out, keyset_arg="raw")
+impl("logspace.Scalar_Tensor_out", "ADInplaceOrView", logspace_Scalar_Tensor_out, keyset_arg="raw")

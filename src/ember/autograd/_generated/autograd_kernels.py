@@ -20512,6 +20512,164 @@ def polar_out(ks, abs, angle, out):
     return result
 
 
+_logspace = handle("logspace")
+
+
+def logspace(ks, start, end, steps, base, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _logspace.redispatch(ks & AFTER_AUTOGRAD, start, end, steps, base, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_logspace_Tensor_Tensor = handle("logspace.Tensor_Tensor")
+
+
+def logspace_Tensor_Tensor(ks, start, end, steps, base, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (start._requires_grad or end._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::logspace")
+        node._next_edges = requiring_edges(start, end)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _logspace_Tensor_Tensor.redispatch(ks & AFTER_AUTOGRAD, start, end, steps, base, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_logspace_Tensor_Scalar = handle("logspace.Tensor_Scalar")
+
+
+def logspace_Tensor_Scalar(ks, start, end, steps, base, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (start._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::logspace")
+        node._next_edges = requiring_edges(start,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _logspace_Tensor_Scalar.redispatch(ks & AFTER_AUTOGRAD, start, end, steps, base, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_logspace_Scalar_Tensor = handle("logspace.Scalar_Tensor")
+
+
+def logspace_Scalar_Tensor(ks, start, end, steps, base, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (end._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::logspace")
+        node._next_edges = requiring_edges(end,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _logspace_Scalar_Tensor.redispatch(ks & AFTER_AUTOGRAD, start, end, steps, base, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_logspace_out = handle("logspace.out")
+
+
+def logspace_out(ks, start, end, steps, base, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::logspace")
+        node = NotImplementedNode("aten::logspace")
+        node._next_edges = requiring_edges(out,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _logspace_out.redispatch(ks & AFTER_AUTOGRAD, start, end, steps, base, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_logspace_Tensor_Tensor_out = handle("logspace.Tensor_Tensor_out")
+
+
+def logspace_Tensor_Tensor_out(ks, start, end, steps, base, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (start._requires_grad or end._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::logspace")
+        node = NotImplementedNode("aten::logspace")
+        node._next_edges = requiring_edges(start, end, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _logspace_Tensor_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, start, end, steps, base, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_logspace_Tensor_Scalar_out = handle("logspace.Tensor_Scalar_out")
+
+
+def logspace_Tensor_Scalar_out(ks, start, end, steps, base, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (start._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::logspace")
+        node = NotImplementedNode("aten::logspace")
+        node._next_edges = requiring_edges(start, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _logspace_Tensor_Scalar_out.redispatch(ks & AFTER_AUTOGRAD, start, end, steps, base, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_logspace_Scalar_Tensor_out = handle("logspace.Scalar_Tensor_out")
+
+
+def logspace_Scalar_Tensor_out(ks, start, end, steps, base, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (end._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::logspace")
+        node = NotImplementedNode("aten::logspace")
+        node._next_edges = requiring_edges(end, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _logspace_Scalar_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, start, end, steps, base, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -21562,3 +21720,11 @@ impl("complex", "Autograd", complex, keyset_arg="raw")
 impl("complex.out", "Autograd", complex_out, keyset_arg="raw")
 impl("polar", "Autograd", polar, keyset_arg="raw")
 impl("polar.out", "Autograd", polar_out, keyset_arg="raw")
+impl("logspace", "Autograd", logspace, keyset_arg="raw")
+impl("logspace.Tensor_Tensor", "Autograd", logspace_Tensor_Tensor, keyset_arg="raw")
+impl("logspace.Tensor_Scalar", "Autograd", logspace_Tensor_Scalar, keyset_arg="raw")
+impl("logspace.Scalar_Tensor", "Autograd", logspace_Scalar_Tensor, keyset_arg="raw")
+impl("logspace.out", "Autograd", logspace_out, keyset_arg="raw")
+impl("logspace.Tensor_Tensor_out", "Autograd", logspace_Tensor_Tensor_out, keyset_arg="raw")
+impl("logspace.Tensor_Scalar_out", "Autograd", logspace_Tensor_Scalar_out, keyset_arg="raw")
+impl("logspace.Scalar_Tensor_out", "Autograd", logspace_Scalar_Tensor_out, keyset_arg="raw")

@@ -1044,3 +1044,12 @@ S["logspace.out"] = [lambda T: ((0, 3, 4), {"out": T.c(4)})]
 S["logspace.Tensor_Tensor_out"] = [lambda T: ((T.c(), T.c(), 4), {"out": T.c(4)})]
 S["logspace.Tensor_Scalar_out"] = [lambda T: ((T.c(), 2, 3, 2.0), {"out": T.c(3)})]
 S["logspace.Scalar_Tensor_out"] = [lambda T: ((1, T.c(), 3), {"out": T.c(2)})]
+for _name in ("trapezoid", "trapz", "cumulative_trapezoid"):
+    S[f"{_name}.x"] = [
+        lambda T: ((T.f(3, 4), T.c(4)), {}),
+        lambda T: ((T.f(3, 4), T.f(3, 4)), {"dim": 0}),
+    ]
+    S[f"{_name}.dx"] = [
+        lambda T: ((T.f(3, 4),), {}),
+        lambda T: ((T.f(3, 4),), {"dx": 0.5, "dim": 0}),
+    ]

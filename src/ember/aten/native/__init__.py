@@ -37,6 +37,7 @@ from .gather_scatter import *  # noqa: F403
 from .index_ops import *  # noqa: F403
 from .indexing import *  # noqa: F403
 from .inplace_views import *  # noqa: F403
+from .integration import *  # noqa: F403
 from .isin import *  # noqa: F403
 from .joining import *  # noqa: F403
 from .linalg import *  # noqa: F403

@@ -1053,3 +1053,8 @@ for _name in ("trapezoid", "trapz", "cumulative_trapezoid"):
         lambda T: ((T.f(3, 4),), {}),
         lambda T: ((T.f(3, 4),), {"dx": 0.5, "dim": 0}),
     ]
+S["renorm"] = [
+    lambda T: ((T.f(3, 4), 2, 0, 1.0), {}),
+    lambda T: ((T.f(2, 3, 2), 1, -1, 0.5), {}),
+    lambda T: ((T.f(3, 4), 3, 1, 100.0), {}),
+]

@@ -463,6 +463,7 @@ from ember.autograd.formulas_reduction_more import (  # noqa: E402, F401 (deriva
     std_mean_backward,
     var_mean_backward,
 )
+from ember.autograd.formulas_renorm import renorm_backward  # noqa: E402, F401 (derivatives.yaml)
 from ember.autograd.formulas_shape_more import (  # noqa: E402, F401 (derivatives.yaml)
     block_diag_backward,
     index_add_source_backward,

@@ -6627,6 +6627,32 @@ def special_shifted_chebyshev_polynomial_w_out(x, n, out):
     return out
 
 
+# renorm.out: structured
+
+
+def renorm(self, p, dim, maxnorm):
+    meta = M.renorm(self, p, dim, maxnorm)
+    out = meta.allocate()
+    N.renorm_out(meta, self, p, dim, maxnorm, out)
+    return out
+
+
+def renorm_(self, p, dim, maxnorm):
+    meta = M.renorm(self, p, dim, maxnorm)
+    meta.check_inplace(self)
+    N.renorm_out(meta, self, p, dim, maxnorm, self)
+    return self
+
+
+def renorm_out(self, p, dim, maxnorm, out):
+    meta = M.renorm(self, p, dim, maxnorm)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    N.renorm_out(meta, self, p, dim, maxnorm, out)
+    return out
+
+
 impl("add.Tensor", "CPU", add_Tensor)
 impl("add_.Tensor", "CPU", add__Tensor)
 impl("add.out", "CPU", add_out)
@@ -7154,6 +7180,9 @@ impl("special_shifted_chebyshev_polynomial_v", "CPU", special_shifted_chebyshev_
 impl("special_shifted_chebyshev_polynomial_v.out", "CPU", special_shifted_chebyshev_polynomial_v_out)
 impl("special_shifted_chebyshev_polynomial_w", "CPU", special_shifted_chebyshev_polynomial_w)
 impl("special_shifted_chebyshev_polynomial_w.out", "CPU", special_shifted_chebyshev_polynomial_w_out)
+impl("renorm", "CPU", renorm)
+impl("renorm_", "CPU", renorm_)
+impl("renorm.out", "CPU", renorm_out)
 impl("abs.out", "CPU", N.abs_out)
 impl("conj_physical.out", "CPU", N.conj_physical_out)
 impl("arange.start_out", "CPU", N.arange_start_out)

@@ -7637,6 +7637,34 @@ def logspace_Scalar_Tensor_out(keyset, start, end, steps, base, out):
     return finish_inplace(result, out)
 
 
+_renorm_out = handle("renorm.out")
+
+
+def renorm_out(keyset, self, p, dim, maxnorm, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _renorm_out.redispatch(keyset & AFTER, self, p, dim, maxnorm, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_renorm_ = handle("renorm_")
+
+
+def renorm_(keyset, self, p, dim, maxnorm):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _renorm_.redispatch(keyset & AFTER, self, p, dim, maxnorm)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
 impl("_conj", "ADInplaceOrView", _conj, keyset_arg="raw")
@@ -8182,3 +8210,5 @@ impl("logspace.out", "ADInplaceOrView", logspace_out, keyset_arg="raw")
 impl("logspace.Tensor_Tensor_out", "ADInplaceOrView", logspace_Tensor_Tensor_out, keyset_arg="raw")
 impl("logspace.Tensor_Scalar_out", "ADInplaceOrView", logspace_Tensor_Scalar_out, keyset_arg="raw")
 impl("logspace.Scalar_Tensor_out", "ADInplaceOrView", logspace_Scalar_Tensor_out, keyset_arg="raw")
+impl("renorm.out", "ADInplaceOrView", renorm_out, keyset_arg="raw")
+impl("renorm_", "ADInplaceOrView", renorm_, keyset_arg="raw")

@@ -3966,6 +3966,27 @@ def special_shifted_chebyshev_polynomial_w_out(x, n, out):
     return out
 
 
+# renorm.out: structured
+
+
+def renorm(self, p, dim, maxnorm):
+    meta = M.renorm(self, p, dim, maxnorm)
+    out = meta.allocate()
+    return out
+
+
+def renorm_(self, p, dim, maxnorm):
+    meta = M.renorm(self, p, dim, maxnorm)
+    meta.check_inplace(self)
+    return self
+
+
+def renorm_out(self, p, dim, maxnorm, out):
+    meta = M.renorm(self, p, dim, maxnorm)
+    meta.resize_outputs(out)
+    return out
+
+
 def abs_out(self, out):
     M.check_copy_devices(self, out)
     return N.abs_out(self, out)
@@ -4648,6 +4669,9 @@ impl("special_shifted_chebyshev_polynomial_v", "Meta", special_shifted_chebyshev
 impl("special_shifted_chebyshev_polynomial_v.out", "Meta", special_shifted_chebyshev_polynomial_v_out)
 impl("special_shifted_chebyshev_polynomial_w", "Meta", special_shifted_chebyshev_polynomial_w)
 impl("special_shifted_chebyshev_polynomial_w.out", "Meta", special_shifted_chebyshev_polynomial_w_out)
+impl("renorm", "Meta", renorm)
+impl("renorm_", "Meta", renorm_)
+impl("renorm.out", "Meta", renorm_out)
 impl("abs.out", "Meta", abs_out)
 impl("conj_physical.out", "Meta", conj_physical_out)
 impl("arange.start_out", "Meta", N.arange_start_out)

@@ -67,6 +67,7 @@ from .ranges import *  # noqa: F403
 from .reduction import *  # noqa: F403
 from .reduction_more import *  # noqa: F403
 from .reduction_stats import *  # noqa: F403
+from .renorm import *  # noqa: F403
 from .repeat import *  # noqa: F403
 from .restride import *  # noqa: F403
 from .rounding import *  # noqa: F403

@@ -20670,6 +20670,71 @@ def logspace_Scalar_Tensor_out(ks, start, end, steps, base, out):
     return result
 
 
+_renorm_out = handle("renorm.out")
+
+
+def renorm_out(ks, self, p, dim, maxnorm, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="renorm"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _renorm_out.redispatch(ks & AFTER_AUTOGRAD, self, p, dim, maxnorm, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_renorm = handle("renorm")
+
+
+def renorm(ks, self, p, dim, maxnorm):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.RenormBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_maxnorm = maxnorm
+        node._saved_p = p
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _renorm.redispatch(ks & AFTER_AUTOGRAD, self, p, dim, maxnorm)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_renorm_ = handle("renorm_")
+
+
+def renorm_(ks, self, p, dim, maxnorm):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.RenormBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_maxnorm = maxnorm
+        node._saved_p = p
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _renorm_.redispatch(ks & AFTER_AUTOGRAD, self, p, dim, maxnorm)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -21728,3 +21793,6 @@ impl("logspace.out", "Autograd", logspace_out, keyset_arg="raw")
 impl("logspace.Tensor_Tensor_out", "Autograd", logspace_Tensor_Tensor_out, keyset_arg="raw")
 impl("logspace.Tensor_Scalar_out", "Autograd", logspace_Tensor_Scalar_out, keyset_arg="raw")
 impl("logspace.Scalar_Tensor_out", "Autograd", logspace_Scalar_Tensor_out, keyset_arg="raw")
+impl("renorm.out", "Autograd", renorm_out, keyset_arg="raw")
+impl("renorm", "Autograd", renorm, keyset_arg="raw")
+impl("renorm_", "Autograd", renorm_, keyset_arg="raw")

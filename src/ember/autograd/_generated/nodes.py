@@ -132,6 +132,7 @@ from ember.autograd.formulas import (
     rad2deg_backward,
     reciprocal_backward,
     remainder_other_backward,
+    renorm_backward,
     repeat_backward,
     roll_backward,
     rsqrt_backward,
@@ -9281,3 +9282,28 @@ class PolarBackward0(GeneratedNode):
         else:
             grad_0 = grad_1 = None
         return [grad_0, grad_1]
+
+
+class RenormBackward0(GeneratedNode):
+    """Backward of aten::renorm."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_dim = None
+    _saved_maxnorm = None
+    _saved_p = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        maxnorm = node._saved_maxnorm
+        p = node._saved_p
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = renorm_backward(grad, self, p, dim, maxnorm)
+        else:
+            grad_0 = None
+        return [grad_0]

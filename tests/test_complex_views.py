@@ -474,3 +474,61 @@ def test_mode_sees_the_calls(program):
         return program(lib, z)
 
     assert ops_seen(run, ember) == ops_seen(run, torch)
+
+
+# -- in-place changes through the views, under autograd (view functions) -------------------
+
+
+def _names(t) -> list:
+    names, node = [], t.grad_fn
+    while node is not None:
+        names.append(type(node).__name__)
+        node = node.next_functions[0][0] if node.next_functions else None
+    return names
+
+
+def _grad_of(lib, make, mutate, loss):
+    rng = np.random.default_rng(5)
+    leaf = lib.tensor(rng.standard_normal((2, 3)) + 1j * rng.standard_normal((2, 3)))
+    leaf.requires_grad_()
+    tensor = make(lib, leaf)
+    views = mutate(lib, tensor)
+    chains = [_names(v) for v in (tensor, *views)]
+    loss(lib, tensor, views).backward()
+    return chains, leaf.grad.detach().numpy()
+
+
+@pytest.mark.parametrize(
+    "make, mutate, loss",
+    [
+        # a write through real / imag / view_as_real of a non-leaf: CopySlices on the base
+        (
+            lambda lib, a: a * 1,
+            lambda lib, z: (z.real.mul_(2), lib.view_as_real(z)[0, 1].fill_(5)),
+            lambda lib, z, v: z.abs().sum(),
+        ),
+        # the views' grad_fns after their base changed: replayed from the base
+        (
+            lambda lib, a: a * 1,
+            lambda lib, z: (z.real, z.imag, lib.view_as_real(z), z.conj(), z.mul_(2)),
+            lambda lib, z, v: v[0].sum() + v[1].sum() * 2 + v[2].sum() + v[3].abs().sum(),
+        ),
+        # writes through conjugated views and the parts of one
+        (
+            lambda lib, a: a.clone(),
+            lambda lib, z: (z.conj().mul_(1j), z.conj().imag.add_(1), z.real[0].mul_(3)),
+            lambda lib, z, v: (z * lib.tensor([1, 2j, 3])).real.sum(),
+        ),
+        # view_as_complex of a real view, written through
+        (
+            lambda lib, a: lib.view_as_real(a).clone(),
+            lambda lib, x: (lib.view_as_complex(x).mul_(1j), lib.view_as_complex(x).real),
+            lambda lib, x, v: (x * x).sum() + v[1].sum(),
+        ),
+    ],
+)
+def test_in_place_through_views_under_autograd(make, mutate, loss):
+    e_chains, e_grad = _grad_of(ember, make, mutate, loss)
+    t_chains, t_grad = _grad_of(torch, make, mutate, loss)
+    assert e_chains == t_chains
+    np.testing.assert_allclose(e_grad, t_grad, rtol=1e-12, atol=1e-12)

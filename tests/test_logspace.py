@@ -94,6 +94,11 @@ def test_default_dtype_and_tensor_overloads():
     "program",
     [
         lambda lib: lib.logspace(0, 3, -1),
+        lambda lib: lib.logspace(2**63, 2, 1),
+        lambda lib: lib.logspace(400, 2, 1),
+        lambda lib: lib.logspace(400, 2, 1, dtype=lib.int64),
+        lambda lib: lib.logspace(1 + 2j, 2, 1),
+        lambda lib: lib.logspace(0.5, 2, 1, -2.0),
         lambda lib: lib.logspace(lib.tensor([1.0, 2.0]), lib.tensor([3.0, 3.0]), 3),
         lambda lib: lib.logspace(lib.tensor([1.5]), 3, 3),
         lambda lib: lib.logspace(1, lib.tensor([1.5]), 3),

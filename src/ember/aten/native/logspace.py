@@ -124,16 +124,24 @@ def logspace_out(start, end, steps, base, out):
     if steps == 0:
         return out
     if steps == 1:
-        if dtype.is_complex:
-            first = complex(checked_value(start, dtypes.complex128))
-            value = complex(base) ** first if complex(base) != 0 else 0j
-        else:
-            value = float(base) ** float(checked_value(start, dtypes.float64))
-        return at.fill__Scalar(out, value)
+        return at.fill__Scalar(out, _first_power(start, base, dtype.is_complex))
     if dtype is dtypes.bool or dtype in dtypes.BAREBONES_UNSIGNED:
         not_implemented_for("logspace_cpu", dtype)
     out.ndarray()[...] = _values(start, end, steps, base, dtype)
     return out
+
+
+def _first_power(start, base, is_complex):
+    """std::pow(base, start) in double (or complex<double>): past the range, inf."""
+    with np.errstate(all="ignore"):
+        if not is_complex:
+            return float(np.power(np.float64(base), checked_value(start, dtypes.float64)))
+        exponent = complex(checked_value(start, dtypes.complex128))
+        if base > 0:  # libstdc++'s pow(double, complex): polar(x ** re, im * log(x))
+            magnitude = np.power(np.float64(base), exponent.real)
+            angle = exponent.imag * np.log(np.float64(base))
+            return complex(magnitude * np.cos(angle), magnitude * np.sin(angle))
+        return complex(np.power(np.complex128(base), np.complex128(exponent)))
 
 
 def _values(start, end, steps, base, dtype) -> np.ndarray:

@@ -466,6 +466,8 @@ def test_out_overlapping_an_input():
         lambda lib, z: setattr(z, "real", 2.0),
         lambda lib, z: setattr(z, "imag", lib.ones(3)),
         lambda lib, z: lib.view_as_real(z._neg_view()),
+        lambda lib, z: z.conj().resolve_conj(),
+        lambda lib, z: z._neg_view().resolve_neg(),
     ],
 )
 def test_mode_sees_the_calls(program):
@@ -532,3 +534,23 @@ def test_in_place_through_views_under_autograd(make, mutate, loss):
     t_chains, t_grad = _grad_of(torch, make, mutate, loss)
     assert e_chains == t_chains
     np.testing.assert_allclose(e_grad, t_grad, rtol=1e-12, atol=1e-12)
+
+
+def test_torch_function_sees_the_getters_not_the_setters():
+    def program(lib):
+        seen = []
+
+        class Sub(lib.Tensor):
+            @classmethod
+            def __torch_function__(cls, func, types, args=(), kwargs=None):
+                seen.append(getattr(func, "__name__", str(func)))
+                return super().__torch_function__(func, types, args, kwargs or {})
+
+        z = lib.zeros(2, dtype=lib.complex64).as_subclass(Sub)
+        parts = (type(z.real).__name__, type(z.imag).__name__)
+        z.real = 1.0
+        z.imag = lib.ones(2)
+        lib.view_as_real(z)
+        return seen, parts
+
+    assert program(ember) == program(torch)

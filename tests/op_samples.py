@@ -1073,3 +1073,43 @@ S["nonzero_static"] = [
 ]
 S["_chunk_cat"] = [lambda T: (([T.f(2, 3), T.f(2, 5)], 1, 2), {})]
 NO_VALUES = NO_VALUES | {"empty_permuted"}
+
+# --- wcomplex ---
+for _kind in "tuvw":
+    S[f"special_shifted_chebyshev_polynomial_{_kind}"] = [
+        lambda T: ((T.c(2, 3) / 4 + 0.5, T.l([[0, 1, 2], [3, 7, 9]])), {})
+    ]
+    S[f"special_shifted_chebyshev_polynomial_{_kind}.x_scalar"] = [
+        lambda T: ((0.25, T.l([[0, 1, 2], [5, 8, 9]])), {})
+    ]
+    S[f"special_shifted_chebyshev_polynomial_{_kind}.n_scalar"] = [
+        lambda T: ((T.c(2, 3) / 4 + 0.5, 3), {})
+    ]
+S["view_as_real"] = [lambda T: ((T.f(2, 3).to(T.lib.complex128),), {})]
+S["view_as_complex"] = [lambda T: ((T.f(3, 2),), {}), lambda T: ((T.f(2, 4, 2)[:, 1:3],), {})]
+S["real"] = [lambda T: ((T.f(2, 3).to(T.lib.complex128),), {}), lambda T: ((T.f(2, 3),), {})]
+S["imag"] = [lambda T: ((T.f(2, 3).to(T.lib.complex128),), {}), lambda T: ((T.f(2, 3),), {})]
+S["complex"] = [lambda T: ((T.f(2, 3), T.f(3)), {})]
+S["polar"] = [lambda T: ((T.p(2, 3), T.f(2, 3)), {})]
+S["logspace"] = [lambda T: ((0, 3, 4), {}), lambda T: ((1, -2, 5, 2.0), {"dtype": T.lib.float64})]
+S["logspace.Tensor_Tensor"] = [lambda T: ((T.c(), T.c(), 4), {})]
+S["logspace.Tensor_Scalar"] = [lambda T: ((T.c(), 2, 3, 2.0), {})]
+S["logspace.Scalar_Tensor"] = [lambda T: ((1, T.c(), 3), {})]
+S["logspace.out"] = [lambda T: ((0, 3, 4), {"out": T.c(4)})]
+S["logspace.Tensor_Tensor_out"] = [lambda T: ((T.c(), T.c(), 4), {"out": T.c(4)})]
+S["logspace.Tensor_Scalar_out"] = [lambda T: ((T.c(), 2, 3, 2.0), {"out": T.c(3)})]
+S["logspace.Scalar_Tensor_out"] = [lambda T: ((1, T.c(), 3), {"out": T.c(2)})]
+for _name in ("trapezoid", "trapz", "cumulative_trapezoid"):
+    S[f"{_name}.x"] = [
+        lambda T: ((T.f(3, 4), T.c(4)), {}),
+        lambda T: ((T.f(3, 4), T.f(3, 4)), {"dim": 0}),
+    ]
+    S[f"{_name}.dx"] = [
+        lambda T: ((T.f(3, 4),), {}),
+        lambda T: ((T.f(3, 4),), {"dx": 0.5, "dim": 0}),
+    ]
+S["renorm"] = [
+    lambda T: ((T.f(3, 4), 2, 0, 1.0), {}),
+    lambda T: ((T.f(2, 3, 2), 1, -1, 0.5), {}),
+    lambda T: ((T.f(3, 4), 3, 1, 100.0), {}),
+]

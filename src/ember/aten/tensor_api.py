@@ -17,6 +17,7 @@ import functools
 from ember._c10.storage import translate_memory_error
 from ember._tensor import Tensor
 from ember._torch_function import state as tf_state
+from ember.aten import tensor_complex_parts
 from ember.aten._generated import python_functions, tensor_methods
 from ember.aten.binding import handle, scalar_to_tensor
 
@@ -202,6 +203,8 @@ def _properties(m) -> dict:
         "mT": property(lambda self: m.mT(self)),
         "H": property(lambda self: m.matrix_H(self)),
         "mH": property(lambda self: m.mH(self)),
+        "real": tensor_complex_parts.real_property,
+        "imag": tensor_complex_parts.imag_property,
     }
 
 

@@ -110,8 +110,11 @@ _METHODS = {
 _ALIASES = {"ndimension": "dim", "nelement": "numel"}
 _PROPERTIES = (
     "shape ndim T mT H mH requires_grad grad grad_fn is_leaf data is_cpu is_meta is_cuda _version "
-    "output_nr retains_grad nbytes itemsize"
+    "output_nr retains_grad nbytes itemsize real imag"
 ).split()
+# Properties whose setter PyTorch does not check (THPVariable_set_real / _set_imag call
+# at::real / at::imag and copy_ at once).
+_UNCHECKED_SETTERS = frozenset({"real", "imag"})
 
 
 def _overriding_args(args: tuple) -> list:
@@ -194,7 +197,8 @@ def _checked_property(tensor_class, prop: property, name: str) -> property:
                 return
         setter(self, value)
 
-    checked = property(get, set_ if setter is not None else None, prop.fdel, prop.__doc__)
+    wrapped_setter = setter if name in _UNCHECKED_SETTERS else set_
+    checked = property(get, wrapped_setter if setter is not None else None, prop.fdel, prop.__doc__)
     return checked
 
 

@@ -454,6 +454,7 @@ def minimum_backward(grad, self, other, pick_self: bool):
     return maximum_backward(grad, self, other, not pick_self)
 
 
+from ember.autograd.formulas_complex import polar_backward  # noqa: E402, F401 (derivatives.yaml)
 from ember.autograd.formulas_copy import (  # noqa: E402, F401 (derivatives.yaml)
     as_strided_scatter_backward,
     as_strided_scatter_src_backward,
@@ -466,6 +467,7 @@ from ember.autograd.formulas_reduction_more import (  # noqa: E402, F401 (deriva
     std_mean_backward,
     var_mean_backward,
 )
+from ember.autograd.formulas_renorm import renorm_backward  # noqa: E402, F401 (derivatives.yaml)
 from ember.autograd.formulas_shape_more import (  # noqa: E402, F401 (derivatives.yaml)
     block_diag_backward,
     index_add_source_backward,

@@ -278,6 +278,8 @@ class CopySlices(Node):
         super().__init__()
         self._base_geometry = (base._sizes, base._strides, base._storage_offset)
         self._view_geometry = (view._sizes, view._strides, view._storage_offset)
+        info = view._view_info
+        self._view_fn = info.view_fn if info is not None else None
         self.fn = fn
         self.add_input_metadata(base)
         base_edge = gradient_edge(base)
@@ -293,8 +295,11 @@ class CopySlices(Node):
         # the calls of PyTorch's CopySlices::apply, as a dispatch mode sees them
         result = at.new_empty_strided(grad, list(sizes), list(strides), None, None, None, None)
         result.copy_(grad)
-        view_sizes, view_strides, view_offset = self._view_geometry
-        grad_slice = result.as_strided(view_sizes, view_strides, view_offset - offset)
+        if self._view_fn is not None:  # See Note [Views with a view function]
+            grad_slice = self._view_fn(result)
+        else:
+            view_sizes, view_strides, view_offset = self._view_geometry
+            grad_slice = result.as_strided(view_sizes, view_strides, view_offset - offset)
         res = self.fn.apply([grad_slice.clone(memory_format=contiguous_format)])
         out = [None] * len(self._next_edges)
         for i, value in enumerate(res):

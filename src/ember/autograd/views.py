@@ -13,6 +13,16 @@ made. When an in-place operation changes the base or any view of it, the
 counter moves on; the next time the view's grad_fn is asked for, it is
 rebuilt as AsStridedBackward0 over the base's current history, so gradients
 flow through whatever the base became (after CopySlices, facts §6.2).
+
+Note [Views with a view function]
+---------------------------------
+as_strided cannot remake a view that changed the dtype or a math bit
+(view_as_real, view_as_complex, _conj, _neg_view: gen_inplace_or_view_type.py's
+VIEW_FUNCTIONS_WITH_METADATA_CHANGE). Such a view, and every view taken of it,
+keeps a view function that replays it from the root base (ViewInfo::chain: the
+parent's function, then this op, or an as_strided of the parent's geometry
+where the parent had none). The rebuilt grad_fn is then the replay's own, and
+CopySlices cuts the gradient's slice with it (variable_type.py).
 """
 
 from __future__ import annotations
@@ -39,11 +49,46 @@ _NOT_DIFFERENTIABLE_VIEWS = frozenset({"detach", "view.dtype"})
 
 
 class ViewInfo:
-    __slots__ = ("creation_meta", "attr_version")
+    __slots__ = ("creation_meta", "attr_version", "view_fn")
 
-    def __init__(self, creation_meta: CreationMeta, attr_version: int) -> None:
+    def __init__(self, creation_meta: CreationMeta, attr_version: int, view_fn=None) -> None:
         self.creation_meta = creation_meta
         self.attr_version = attr_version
+        self.view_fn = view_fn  # See Note [Views with a view function]
+
+
+def _replay(op_name: str):
+    from ember.aten.native import at
+
+    return {
+        "view_as_real": at.view_as_real,
+        "view_as_complex": at.view_as_complex,
+        "_conj": at._conj,
+        "_neg_view": at._neg_view,
+    }.get(op_name)
+
+
+def _as_strided_of(tensor):
+    sizes, strides, offset = tensor._sizes, tensor._strides, tensor._storage_offset
+    return lambda t: t.as_strided(sizes, strides, offset)
+
+
+def _view_fn(op_name: str, base, view):
+    """ViewInfo::chain: the function that remakes `view` from the root base, or None."""
+    own = _replay(op_name)
+    info = base._view_info
+    previous = info.view_fn if info is not None and base._base is not None else None
+    if own is not None:
+        if previous is not None:
+            return lambda root: own(previous(root))
+        if base._base is not None and info is not None:
+            parent = _as_strided_of(base)
+            return lambda root: own(parent(root))
+        return own
+    if previous is not None:
+        restride = _as_strided_of(view)
+        return lambda root: restride(previous(root))
+    return None
 
 
 def _creation_meta(op_name: str, base) -> CreationMeta:
@@ -78,7 +123,9 @@ def on_view(op_name: str, base, view):
         return
     counter = view._version_counter
     version = counter.version if counter is not None else 0
-    view._view_info = ViewInfo(_creation_meta(op_name, base), version)
+    view._view_info = ViewInfo(
+        _creation_meta(op_name, base), version, _view_fn(op_name, base, view)
+    )
     if base._requires_grad:  # a differentiable view requires grad with its base
         view._requires_grad = True
 
@@ -100,15 +147,29 @@ def grad_fn_of(tensor):
         if info.creation_meta != CreationMeta.DEFAULT:
             handle_view_on_rebase(tensor, info, indirect=True)
 
-        node = _as_strided_node(base, tensor)
-        node.set_next_edges((gradient_edge(base),))
-        node._input_metadata = []
-        node.add_input_metadata(tensor)
+        if info.view_fn is not None:  # See Note [Views with a view function]
+            node = _replayed_grad_fn(info.view_fn, base)
+        else:
+            node = _as_strided_node(base, tensor)
+            node.set_next_edges((gradient_edge(base),))
+            node._input_metadata = []
+            node.add_input_metadata(tensor)
         tensor._grad_fn = node
         tensor._output_nr = 0
         tensor._requires_grad = True
         info.attr_version = version
     return tensor._grad_fn
+
+
+def _replayed_grad_fn(view_fn, base):
+    """The grad_fn of the view remade from its base, with grad mode on (AutoGradMode)."""
+    ts = per_thread.state
+    previous = ts.grad_mode
+    ts.grad_mode = True
+    try:
+        return view_fn(base)._grad_fn
+    finally:
+        ts.grad_mode = previous
 
 
 def _as_strided_node(base, view):

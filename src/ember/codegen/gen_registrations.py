@@ -518,3 +518,11 @@ def write_inplace_or_view(functions: list[NativeFunction]) -> str:
     for f in chosen:
         lines.append(f'impl("{f.name}", "ADInplaceOrView", {f.kernel}, keyset_arg="raw")')
     return "\n".join(lines) + "\n"
+
+
+# wcomplex: the shifted Chebyshev polynomials' out= overloads (torch's Python meta kernels).
+PYTHON_META_OUT = PYTHON_META_OUT | frozenset(
+    f"special_shifted_chebyshev_polynomial_{kind}.{overload}"
+    for kind in "tuvw"
+    for overload in ("out", "x_scalar_out", "n_scalar_out")
+)

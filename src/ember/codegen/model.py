@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import keyword
+import re
 from pathlib import Path
 
 import yaml
@@ -43,6 +44,9 @@ class NativeFunction:
     # spells those out with kernels of their own; autograd treats them as torchgen does:
     # no derivative entry reaches them (See Note [Operators without a derivative formula]).
     autogen: tuple[str, ...] = ()
+    # (argument, default) of each float argument as the yaml writes it: torchgen's Python
+    # signatures print that text (`float base = 10.0`), the schema prints the double (`10.`)
+    float_defaults: tuple[tuple[str, str], ...] = ()
 
     @property
     def name(self) -> str:
@@ -149,9 +153,13 @@ def load_native_functions(path: Path = NATIVE_FUNCTIONS) -> list[NativeFunction]
                 device_check=entry.get("device_check"),
                 python_module=entry.get("python_module"),
                 autogen=tuple(n.strip() for n in str(entry.get("autogen", "")).split(",") if n),
+                float_defaults=tuple(_FLOAT_DEFAULT.findall(entry["func"])),
             )
         )
     return functions
+
+
+_FLOAT_DEFAULT = re.compile(r"\bfloat\?? (\w+)=([^,)]+)")
 
 
 @dataclasses.dataclass(frozen=True)

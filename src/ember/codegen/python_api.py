@@ -113,9 +113,11 @@ def yaml_type(arg) -> str:
     return re.sub(r"\([^)]*\)", "", declaration)
 
 
-def _python_default(arg) -> str | None:
+def _python_default(arg, yaml_text=None) -> str | None:
     if not arg.has_default_value():
         return None
+    if yaml_text is not None:
+        return yaml_text
     text = str(arg).split("=", 1)[1] if "=" in str(arg) else None
     if arg.name == "pin_memory":
         return "False"
@@ -158,9 +160,8 @@ def python_signature(
             continue
         # torchgen's argument_str renames only a Tensor `self` (`pow(Number self, ...)`)
         name = "input" if arg.name == "self" and yaml_type(arg) == "Tensor" else arg.name
-        argument = PythonArgument(
-            name, arg.name, yaml_type(arg), _python_default(arg), arg.kwarg_only
-        )
+        default = _python_default(arg, dict(f.float_defaults).get(arg.name))
+        argument = PythonArgument(name, arg.name, yaml_type(arg), default, arg.kwarg_only)
         (options if is_factory and arg.name in TENSOR_OPTIONS else arguments).append(argument)
     if out_arg is not None:
         arguments.append(out_arg)

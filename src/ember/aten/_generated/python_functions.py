@@ -254,6 +254,8 @@ _op_clone = handle("clone")
 _op_column_stack = handle("column_stack")
 _op_column_stack_out = handle("column_stack.out")
 _op_combinations = handle("combinations")
+_op_complex = handle("complex")
+_op_complex_out = handle("complex.out")
 _op_conj = handle("conj")
 _op_conj_physical = handle("conj_physical")
 _op_conj_physical_out = handle("conj_physical.out")
@@ -290,6 +292,8 @@ _op_cumprod = handle("cumprod")
 _op_cumprod_out = handle("cumprod.out")
 _op_cumsum = handle("cumsum")
 _op_cumsum_out = handle("cumsum.out")
+_op_cumulative_trapezoid_dx = handle("cumulative_trapezoid.dx")
+_op_cumulative_trapezoid_x = handle("cumulative_trapezoid.x")
 _op_deg2rad = handle("deg2rad")
 _op_deg2rad_out = handle("deg2rad.out")
 _op_deg2rad_ = handle("deg2rad_")
@@ -439,6 +443,7 @@ _op_igamma = handle("igamma")
 _op_igamma_out = handle("igamma.out")
 _op_igammac = handle("igammac")
 _op_igammac_out = handle("igammac.out")
+_op_imag = handle("imag")
 _op_index_add = handle("index_add")
 _op_index_add_out = handle("index_add.out")
 _op_index_copy = handle("index_copy")
@@ -526,6 +531,14 @@ _op_logical_xor_out = handle("logical_xor.out")
 _op_logit = handle("logit")
 _op_logit_out = handle("logit.out")
 _op_logit_ = handle("logit_")
+_op_logspace = handle("logspace")
+_op_logspace_Scalar_Tensor = handle("logspace.Scalar_Tensor")
+_op_logspace_Scalar_Tensor_out = handle("logspace.Scalar_Tensor_out")
+_op_logspace_Tensor_Scalar = handle("logspace.Tensor_Scalar")
+_op_logspace_Tensor_Scalar_out = handle("logspace.Tensor_Scalar_out")
+_op_logspace_Tensor_Tensor = handle("logspace.Tensor_Tensor")
+_op_logspace_Tensor_Tensor_out = handle("logspace.Tensor_Tensor_out")
+_op_logspace_out = handle("logspace.out")
 _op_logsumexp = handle("logsumexp")
 _op_lt_Scalar = handle("lt.Scalar")
 _op_lt_Scalar_out = handle("lt.Scalar_out")
@@ -639,6 +652,8 @@ _op_permute_copy_out = handle("permute_copy.out")
 _op_pixel_shuffle = handle("pixel_shuffle")
 _op_pixel_unshuffle = handle("pixel_unshuffle")
 _op_poisson_nll_loss = handle("poisson_nll_loss")
+_op_polar = handle("polar")
+_op_polar_out = handle("polar.out")
 _op_polygamma = handle("polygamma")
 _op_polygamma_out = handle("polygamma.out")
 _op_positive = handle("positive")
@@ -687,6 +702,7 @@ _op_randperm_generator = handle("randperm.generator")
 _op_randperm_generator_out = handle("randperm.generator_out")
 _op_randperm_out = handle("randperm.out")
 _op_ravel = handle("ravel")
+_op_real = handle("real")
 _op_reciprocal = handle("reciprocal")
 _op_reciprocal_out = handle("reciprocal.out")
 _op_reciprocal_ = handle("reciprocal_")
@@ -697,6 +713,8 @@ _op_remainder_Scalar_Tensor = handle("remainder.Scalar_Tensor")
 _op_remainder_Scalar_out = handle("remainder.Scalar_out")
 _op_remainder_Tensor = handle("remainder.Tensor")
 _op_remainder_Tensor_out = handle("remainder.Tensor_out")
+_op_renorm = handle("renorm")
+_op_renorm_out = handle("renorm.out")
 _op_repeat_interleave_Tensor = handle("repeat_interleave.Tensor")
 _op_repeat_interleave_self_Tensor = handle("repeat_interleave.self_Tensor")
 _op_repeat_interleave_self_int = handle("repeat_interleave.self_int")
@@ -838,6 +856,10 @@ _op_trace = handle("trace")
 _op_transpose_int = handle("transpose.int")
 _op_transpose_copy_int = handle("transpose_copy.int")
 _op_transpose_copy_int_out = handle("transpose_copy.int_out")
+_op_trapezoid_dx = handle("trapezoid.dx")
+_op_trapezoid_x = handle("trapezoid.x")
+_op_trapz_dx = handle("trapz.dx")
+_op_trapz_x = handle("trapz.x")
 _op_tril = handle("tril")
 _op_tril_out = handle("tril.out")
 _op_tril_indices = handle("tril_indices")
@@ -875,6 +897,8 @@ _op_var_mean = handle("var_mean")
 _op_var_mean_correction = handle("var_mean.correction")
 _op_var_mean_dim = handle("var_mean.dim")
 _op_vdot = handle("vdot")
+_op_view_as_complex = handle("view_as_complex")
+_op_view_as_real = handle("view_as_real")
 _op_view_copy = handle("view_copy")
 _op_view_copy_dtype = handle("view_copy.dtype")
 _op_view_copy_dtype_out = handle("view_copy.dtype_out")
@@ -1479,14 +1503,14 @@ def _safe_softmax(*args, **kwargs):
 
 _parser_f__scaled_dot_product_attention_math = PythonArgParser(
     [
-        '_scaled_dot_product_attention_math(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0., bool is_causal=False, Tensor? dropout_mask=None, *, float? scale=None, bool enable_gqa=False)',
+        '_scaled_dot_product_attention_math(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, Tensor? dropout_mask=None, *, float? scale=None, bool enable_gqa=False)',
     ],
 )
 _tail_parser_f__scaled_dot_product_attention_math = [p.default for p in _parser_f__scaled_dot_product_attention_math.signatures[0].params[3:]]
 
 
 def _scaled_dot_product_attention_math(*args, **kwargs):
-    """_scaled_dot_product_attention_math(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0., bool is_causal=False, Tensor? dropout_mask=None, *, float? scale=None, bool enable_gqa=False)"""
+    """_scaled_dot_product_attention_math(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, Tensor? dropout_mask=None, *, float? scale=None, bool enable_gqa=False)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
@@ -1505,14 +1529,14 @@ def _scaled_dot_product_attention_math(*args, **kwargs):
 
 _parser_f__scaled_dot_product_flash_attention_for_cpu = PythonArgParser(
     [
-        '_scaled_dot_product_flash_attention_for_cpu(Tensor query, Tensor key, Tensor value, float dropout_p=0., bool is_causal=False, *, Tensor? attn_mask=None, float? scale=None)',
+        '_scaled_dot_product_flash_attention_for_cpu(Tensor query, Tensor key, Tensor value, float dropout_p=0.0, bool is_causal=False, *, Tensor? attn_mask=None, float? scale=None)',
     ],
 )
 _tail_parser_f__scaled_dot_product_flash_attention_for_cpu = [p.default for p in _parser_f__scaled_dot_product_flash_attention_for_cpu.signatures[0].params[3:]]
 
 
 def _scaled_dot_product_flash_attention_for_cpu(*args, **kwargs):
-    """_scaled_dot_product_flash_attention_for_cpu(Tensor query, Tensor key, Tensor value, float dropout_p=0., bool is_causal=False, *, Tensor? attn_mask=None, float? scale=None)"""
+    """_scaled_dot_product_flash_attention_for_cpu(Tensor query, Tensor key, Tensor value, float dropout_p=0.0, bool is_causal=False, *, Tensor? attn_mask=None, float? scale=None)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
@@ -2248,14 +2272,14 @@ def all(*args, **kwargs):
 
 _parser_f_allclose = PythonArgParser(
     [
-        'allclose(Tensor input, Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False)',
+        'allclose(Tensor input, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False)',
     ],
 )
 _tail_parser_f_allclose = [p.default for p in _parser_f_allclose.signatures[0].params[2:]]
 
 
 def allclose(*args, **kwargs):
-    """allclose(Tensor input, Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False)"""
+    """allclose(Tensor input, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
@@ -4217,6 +4241,30 @@ def combinations(*args, **kwargs):
 
 
 
+_parser_f_complex = PythonArgParser(
+    [
+        'complex(Tensor real, Tensor imag, *, Tensor? out=None)',
+    ],
+)
+
+
+def complex(*args, **kwargs):
+    """complex(Tensor real, Tensor imag, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_complex.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_complex.call(v[0], v[1])
+        return _op_complex_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(complex, _parser_f_complex, args, kwargs, MODULE)
+
+
+
 _parser_f_conj = PythonArgParser(
     [
         'conj(Tensor input)',
@@ -4764,6 +4812,32 @@ def cumsum(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(cumsum, _parser_f_cumsum, args, kwargs, MODULE)
+
+
+
+_parser_f_cumulative_trapezoid = PythonArgParser(
+    [
+        'cumulative_trapezoid(Tensor y, Tensor x, *, int dim=-1)',
+        'cumulative_trapezoid(Tensor y, *, Scalar dx=1, int dim=-1)',
+    ],
+)
+
+
+def cumulative_trapezoid(*args, **kwargs):
+    """cumulative_trapezoid(Tensor y, Tensor x, *, int dim=-1) | cumulative_trapezoid(Tensor y, *, Scalar dx=1, int dim=-1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_cumulative_trapezoid.parse(args, kwargs)
+        if index == 0:
+            return _op_cumulative_trapezoid_x.call(v[0], v[1], v[2])
+        else:
+            return _op_cumulative_trapezoid_dx.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(cumulative_trapezoid, _parser_f_cumulative_trapezoid, args, kwargs, MODULE)
 
 
 
@@ -6579,13 +6653,13 @@ def ge(*args, **kwargs):
 
 _parser_f_group_norm = PythonArgParser(
     [
-        'group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1.0000000000000001e-05, bool cudnn_enabled=True)',
+        'group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True)',
     ],
 )
 
 
 def group_norm(*args, **kwargs):
-    """group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1.0000000000000001e-05, bool cudnn_enabled=True)"""
+    """group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
@@ -6897,6 +6971,32 @@ def igammac(*args, **kwargs):
 
 
 
+_parser_f_imag = PythonArgParser(
+    [
+        'imag(Tensor input)',
+    ],
+)
+_tail_parser_f_imag = [p.default for p in _parser_f_imag.signatures[0].params[1:]]
+
+
+def imag(*args, **kwargs):
+    """imag(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_imag]
+        else:
+            index, v = _parser_f_imag.parse(args, kwargs)
+        return _op_imag.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(imag, _parser_f_imag, args, kwargs, MODULE)
+
+
+
 _parser_f_index_add = PythonArgParser(
     [
         'index_add(Tensor input, int dim, Tensor index, Tensor source, *, Scalar alpha=1, Tensor? out=None)',
@@ -7163,14 +7263,14 @@ def is_neg(*args, **kwargs):
 
 _parser_f_isclose = PythonArgParser(
     [
-        'isclose(Tensor input, Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False)',
+        'isclose(Tensor input, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False)',
     ],
 )
 _tail_parser_f_isclose = [p.default for p in _parser_f_isclose.signatures[0].params[2:]]
 
 
 def isclose(*args, **kwargs):
-    """isclose(Tensor input, Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False)"""
+    """isclose(Tensor input, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
@@ -7450,13 +7550,13 @@ def kthvalue(*args, **kwargs):
 
 _parser_f_layer_norm = PythonArgParser(
     [
-        'layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1.0000000000000001e-05, bool cudnn_enable=True)',
+        'layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True)',
     ],
 )
 
 
 def layer_norm(*args, **kwargs):
-    """layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1.0000000000000001e-05, bool cudnn_enable=True)"""
+    """layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
@@ -8142,6 +8242,50 @@ def logit_(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(logit_, _parser_f_logit_, args, kwargs, MODULE)
+
+
+
+_parser_f_logspace = PythonArgParser(
+    [
+        'logspace(Tensor start, Tensor end, int steps, float base=10.0, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'logspace(Scalar start, Tensor end, int steps, float base=10.0, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'logspace(Tensor start, Scalar end, int steps, float base=10.0, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'logspace(Scalar start, Scalar end, int steps, float base=10.0, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+    ],
+)
+
+
+def logspace(*args, **kwargs):
+    """logspace(Tensor start, Tensor end, int steps, float base=10.0, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | logspace(Scalar start, Tensor end, int steps, float base=10.0, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | logspace(Tensor start, Scalar end, int steps, float base=10.0, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | logspace(Scalar start, Scalar end, int steps, float base=10.0, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_logspace.parse(args, kwargs)
+        if index == 0:
+            if v[4] is None:
+                return make_factory(_op_logspace_Tensor_Tensor, (v[0], v[1], v[2], v[3], v[5], v[6], CPU if v[7] is None else v[7], v[8],), v[9])
+            check_out_type_matches(v[4], v[5], v[7])
+            return make_factory_out(_op_logspace_Tensor_Tensor_out, (v[0], v[1], v[2], v[3], v[4],), v[9])
+        elif index == 1:
+            if v[4] is None:
+                return make_factory(_op_logspace_Scalar_Tensor, (v[0], v[1], v[2], v[3], v[5], v[6], CPU if v[7] is None else v[7], v[8],), v[9])
+            check_out_type_matches(v[4], v[5], v[7])
+            return make_factory_out(_op_logspace_Scalar_Tensor_out, (v[0], v[1], v[2], v[3], v[4],), v[9])
+        elif index == 2:
+            if v[4] is None:
+                return make_factory(_op_logspace_Tensor_Scalar, (v[0], v[1], v[2], v[3], v[5], v[6], CPU if v[7] is None else v[7], v[8],), v[9])
+            check_out_type_matches(v[4], v[5], v[7])
+            return make_factory_out(_op_logspace_Tensor_Scalar_out, (v[0], v[1], v[2], v[3], v[4],), v[9])
+        else:
+            if v[4] is None:
+                return make_factory(_op_logspace, (v[0], v[1], v[2], v[3], v[5], v[6], CPU if v[7] is None else v[7], v[8],), v[9])
+            check_out_type_matches(v[4], v[5], v[7])
+            return make_factory_out(_op_logspace_out, (v[0], v[1], v[2], v[3], v[4],), v[9])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(logspace, _parser_f_logspace, args, kwargs, MODULE)
 
 
 
@@ -9474,14 +9618,14 @@ def outer(*args, **kwargs):
 
 _parser_f_pairwise_distance = PythonArgParser(
     [
-        'pairwise_distance(Tensor x1, Tensor x2, float p=2., float eps=9.9999999999999995e-07, bool keepdim=False)',
+        'pairwise_distance(Tensor x1, Tensor x2, float p=2, float eps=1e-06, bool keepdim=False)',
     ],
 )
 _tail_parser_f_pairwise_distance = [p.default for p in _parser_f_pairwise_distance.signatures[0].params[2:]]
 
 
 def pairwise_distance(*args, **kwargs):
-    """pairwise_distance(Tensor x1, Tensor x2, float p=2., float eps=9.9999999999999995e-07, bool keepdim=False)"""
+    """pairwise_distance(Tensor x1, Tensor x2, float p=2, float eps=1e-06, bool keepdim=False)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
@@ -9607,6 +9751,30 @@ def poisson_nll_loss(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(poisson_nll_loss, _parser_f_poisson_nll_loss, args, kwargs, MODULE)
+
+
+
+_parser_f_polar = PythonArgParser(
+    [
+        'polar(Tensor abs, Tensor angle, *, Tensor? out=None)',
+    ],
+)
+
+
+def polar(*args, **kwargs):
+    """polar(Tensor abs, Tensor angle, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_polar.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_polar.call(v[0], v[1])
+        return _op_polar_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(polar, _parser_f_polar, args, kwargs, MODULE)
 
 
 
@@ -10097,6 +10265,32 @@ def ravel(*args, **kwargs):
 
 
 
+_parser_f_real = PythonArgParser(
+    [
+        'real(Tensor input)',
+    ],
+)
+_tail_parser_f_real = [p.default for p in _parser_f_real.signatures[0].params[1:]]
+
+
+def real(*args, **kwargs):
+    """real(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_real]
+        else:
+            index, v = _parser_f_real.parse(args, kwargs)
+        return _op_real.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(real, _parser_f_real, args, kwargs, MODULE)
+
+
+
 _parser_f_reciprocal = PythonArgParser(
     [
         'reciprocal(Tensor input, *, Tensor? out=None)',
@@ -10229,6 +10423,30 @@ def remainder(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(remainder, _parser_f_remainder, args, kwargs, MODULE)
+
+
+
+_parser_f_renorm = PythonArgParser(
+    [
+        'renorm(Tensor input, Scalar p, int dim, Scalar maxnorm, *, Tensor? out=None)',
+    ],
+)
+
+
+def renorm(*args, **kwargs):
+    """renorm(Tensor input, Scalar p, int dim, Scalar maxnorm, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_renorm.parse(args, kwargs)[1]
+        if v[4] is None:
+            return _op_renorm.call(v[0], v[1], v[2], v[3])
+        return _op_renorm_out.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(renorm, _parser_f_renorm, args, kwargs, MODULE)
 
 
 
@@ -12114,6 +12332,58 @@ def transpose_copy(*args, **kwargs):
 
 
 
+_parser_f_trapezoid = PythonArgParser(
+    [
+        'trapezoid(Tensor y, Tensor x, *, int dim=-1)',
+        'trapezoid(Tensor y, *, Scalar dx=1, int dim=-1)',
+    ],
+)
+
+
+def trapezoid(*args, **kwargs):
+    """trapezoid(Tensor y, Tensor x, *, int dim=-1) | trapezoid(Tensor y, *, Scalar dx=1, int dim=-1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_trapezoid.parse(args, kwargs)
+        if index == 0:
+            return _op_trapezoid_x.call(v[0], v[1], v[2])
+        else:
+            return _op_trapezoid_dx.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(trapezoid, _parser_f_trapezoid, args, kwargs, MODULE)
+
+
+
+_parser_f_trapz = PythonArgParser(
+    [
+        'trapz(Tensor y, *, float dx=1, int dim=-1)',
+        'trapz(Tensor y, Tensor x, *, int dim=-1)',
+    ],
+)
+
+
+def trapz(*args, **kwargs):
+    """trapz(Tensor y, *, float dx=1, int dim=-1) | trapz(Tensor y, Tensor x, *, int dim=-1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_trapz.parse(args, kwargs)
+        if index == 0:
+            return _op_trapz_dx.call(v[0], v[1], v[2])
+        else:
+            return _op_trapz_x.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(trapz, _parser_f_trapz, args, kwargs, MODULE)
+
+
+
 _parser_f_tril = PythonArgParser(
     [
         'tril(Tensor input, SymInt diagonal=0, *, Tensor? out=None)',
@@ -12672,6 +12942,58 @@ def vdot(*args, **kwargs):
 
 
 
+_parser_f_view_as_complex = PythonArgParser(
+    [
+        'view_as_complex(Tensor input)',
+    ],
+)
+_tail_parser_f_view_as_complex = [p.default for p in _parser_f_view_as_complex.signatures[0].params[1:]]
+
+
+def view_as_complex(*args, **kwargs):
+    """view_as_complex(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_view_as_complex]
+        else:
+            index, v = _parser_f_view_as_complex.parse(args, kwargs)
+        return _op_view_as_complex.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(view_as_complex, _parser_f_view_as_complex, args, kwargs, MODULE)
+
+
+
+_parser_f_view_as_real = PythonArgParser(
+    [
+        'view_as_real(Tensor input)',
+    ],
+)
+_tail_parser_f_view_as_real = [p.default for p in _parser_f_view_as_real.signatures[0].params[1:]]
+
+
+def view_as_real(*args, **kwargs):
+    """view_as_real(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_view_as_real]
+        else:
+            index, v = _parser_f_view_as_real.parse(args, kwargs)
+        return _op_view_as_real.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(view_as_real, _parser_f_view_as_real, args, kwargs, MODULE)
+
+
+
 _parser_f_view_copy = PythonArgParser(
     [
         'view_copy(Tensor input, ScalarType dtype, *, Tensor? out=None)',
@@ -12922,4 +13244,4 @@ def zeros_like(*args, **kwargs):
     return handle_function(zeros_like, _parser_f_zeros_like, args, kwargs, MODULE)
 
 
-__all__ = ['_adaptive_avg_pool2d', '_chunk_cat', '_conj', '_conj_physical', '_convolution_mode', '_cummax_helper', '_cummin_helper', '_efficientzerotensor', '_fft_c2c', '_fft_c2r', '_fft_r2c', '_foobar', '_linalg_check_errors', '_linalg_det', '_linalg_eigh', '_linalg_slogdet', '_linalg_solve_ex', '_linalg_svd', '_log_softmax_backward_data', '_logcumsumexp', '_neg_view', '_prelu_kernel', '_prelu_kernel_backward', '_safe_softmax', '_scaled_dot_product_attention_math', '_scaled_dot_product_flash_attention_for_cpu', '_scaled_dot_product_flash_attention_for_cpu_backward', '_softmax_backward_data', '_trilinear', '_unique', '_unique2', 'abs', 'abs_', 'absolute', 'acos', 'acos_', 'acosh', 'acosh_', 'adaptive_avg_pool1d', 'adaptive_max_pool1d', 'add', 'addbmm', 'addcdiv', 'addcmul', 'addmm', 'addmv', 'addmv_', 'addr', 'adjoint', 'alias', 'alias_copy', 'all', 'allclose', 'alpha_dropout', 'alpha_dropout_', 'amax', 'amin', 'aminmax', 'angle', 'any', 'arange', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'as_strided_copy', 'as_strided_scatter', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan_', 'atanh', 'atanh_', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'avg_pool1d', 'baddbmm', 'batch_norm', 'bernoulli', 'bilinear', 'binary_cross_entropy_with_logits', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'block_diag', 'bmm', 'broadcast_tensors', 'broadcast_to', 'bucketize', 'cartesian_prod', 'cat', 'ceil', 'ceil_', 'celu', 'celu_', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clone', 'column_stack', 'combinations', 'conj', 'conj_physical', 'conj_physical_', 'constant_pad_nd', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'convolution', 'convolution_backward', 'copysign', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cummax', 'cummin', 'cumprod', 'cumsum', 'deg2rad', 'deg2rad_', 'det', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_copy', 'diagonal_scatter', 'diff', 'digamma', 'dist', 'div', 'divide', 'dot', 'dropout', 'dropout_', 'dsplit', 'dstack', 'einsum', 'embedding', 'embedding_backward', 'embedding_dense_backward', 'embedding_renorm_', 'empty', 'empty_like', 'empty_permuted', 'empty_strided', 'eq', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'exp', 'exp2', 'exp2_', 'exp_', 'expand_copy', 'expm1', 'expm1_', 'eye', 'feature_alpha_dropout', 'feature_alpha_dropout_', 'feature_dropout', 'feature_dropout_', 'fill', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'fliplr', 'flipud', 'float_power', 'floor', 'floor_', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'frac_', 'frexp', 'full', 'full_like', 'gather', 'gcd', 'gcd_', 'ge', 'group_norm', 'gt', 'hardshrink', 'hardshrink_backward', 'heaviside', 'histc', 'hsplit', 'hstack', 'hypot', 'i0', 'i0_', 'igamma', 'igammac', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_put_', 'index_select', 'inner', 'instance_norm', 'inverse', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isin', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'kl_div', 'kron', 'kthvalue', 'layer_norm', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'lerp', 'lgamma', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logcumsumexp', 'logdet', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logit_', 'logsumexp', 'lt', 'masked_fill', 'masked_scatter', 'masked_scatter_backward', 'masked_select', 'matmul', 'matrix_power', 'max', 'max_pool1d', 'max_pool1d_with_indices', 'max_pool2d', 'max_pool3d', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nan_to_num_', 'nanmean', 'nanmedian', 'nansum', 'narrow', 'narrow_copy', 'native_batch_norm', 'native_batch_norm_backward', 'native_group_norm', 'native_group_norm_backward', 'native_layer_norm', 'native_layer_norm_backward', 'ne', 'neg', 'neg_', 'negative', 'negative_', 'nextafter', 'nonzero', 'nonzero_numpy', 'nonzero_static', 'ones', 'ones_like', 'outer', 'pairwise_distance', 'permute', 'permute_copy', 'pixel_shuffle', 'pixel_unshuffle', 'poisson_nll_loss', 'polygamma', 'positive', 'pow', 'prelu', 'prod', 'put', 'qr', 'rad2deg', 'rad2deg_', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'ravel', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'repeat_interleave', 'reshape', 'resize_as_', 'resolve_conj', 'resolve_neg', 'rms_norm', 'roll', 'rot90', 'round', 'round_', 'rsqrt', 'rsqrt_', 'rsub', 'scalar_tensor', 'scatter', 'scatter_add', 'scatter_reduce', 'searchsorted', 'select', 'select_scatter', 'selu', 'selu_', 'sgn', 'sigmoid', 'sigmoid_', 'sign', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'slice_scatter', 'slogdet', 'softmax', 'sort', 'split', 'split_with_sizes', 'split_with_sizes_copy', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'squeeze_copy', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'svd', 'swapaxes', 'swapdims', 't', 't_copy', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tensordot', 'threshold', 'threshold_', 'threshold_backward', 'tile', 'topk', 'trace', 'transpose', 'transpose_copy', 'tril', 'tril_indices', 'triu', 'triu_indices', 'true_divide', 'trunc', 'trunc_', 'unbind', 'unbind_copy', 'unflatten', 'unfold_backward', 'unfold_copy', 'unique_consecutive', 'unique_dim', 'unique_dim_consecutive', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'unsqueeze_copy', 'var', 'var_mean', 'vdot', 'view_copy', 'vsplit', 'vstack', 'where', 'xlogy', 'xlogy_', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_adaptive_avg_pool2d', '_chunk_cat', '_conj', '_conj_physical', '_convolution_mode', '_cummax_helper', '_cummin_helper', '_efficientzerotensor', '_fft_c2c', '_fft_c2r', '_fft_r2c', '_foobar', '_linalg_check_errors', '_linalg_det', '_linalg_eigh', '_linalg_slogdet', '_linalg_solve_ex', '_linalg_svd', '_log_softmax_backward_data', '_logcumsumexp', '_neg_view', '_prelu_kernel', '_prelu_kernel_backward', '_safe_softmax', '_scaled_dot_product_attention_math', '_scaled_dot_product_flash_attention_for_cpu', '_scaled_dot_product_flash_attention_for_cpu_backward', '_softmax_backward_data', '_trilinear', '_unique', '_unique2', 'abs', 'abs_', 'absolute', 'acos', 'acos_', 'acosh', 'acosh_', 'adaptive_avg_pool1d', 'adaptive_max_pool1d', 'add', 'addbmm', 'addcdiv', 'addcmul', 'addmm', 'addmv', 'addmv_', 'addr', 'adjoint', 'alias', 'alias_copy', 'all', 'allclose', 'alpha_dropout', 'alpha_dropout_', 'amax', 'amin', 'aminmax', 'angle', 'any', 'arange', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'as_strided_copy', 'as_strided_scatter', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan_', 'atanh', 'atanh_', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'avg_pool1d', 'baddbmm', 'batch_norm', 'bernoulli', 'bilinear', 'binary_cross_entropy_with_logits', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'block_diag', 'bmm', 'broadcast_tensors', 'broadcast_to', 'bucketize', 'cartesian_prod', 'cat', 'ceil', 'ceil_', 'celu', 'celu_', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clone', 'column_stack', 'combinations', 'complex', 'conj', 'conj_physical', 'conj_physical_', 'constant_pad_nd', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'convolution', 'convolution_backward', 'copysign', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cummax', 'cummin', 'cumprod', 'cumsum', 'cumulative_trapezoid', 'deg2rad', 'deg2rad_', 'det', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_copy', 'diagonal_scatter', 'diff', 'digamma', 'dist', 'div', 'divide', 'dot', 'dropout', 'dropout_', 'dsplit', 'dstack', 'einsum', 'embedding', 'embedding_backward', 'embedding_dense_backward', 'embedding_renorm_', 'empty', 'empty_like', 'empty_permuted', 'empty_strided', 'eq', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'exp', 'exp2', 'exp2_', 'exp_', 'expand_copy', 'expm1', 'expm1_', 'eye', 'feature_alpha_dropout', 'feature_alpha_dropout_', 'feature_dropout', 'feature_dropout_', 'fill', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'fliplr', 'flipud', 'float_power', 'floor', 'floor_', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'frac_', 'frexp', 'full', 'full_like', 'gather', 'gcd', 'gcd_', 'ge', 'group_norm', 'gt', 'hardshrink', 'hardshrink_backward', 'heaviside', 'histc', 'hsplit', 'hstack', 'hypot', 'i0', 'i0_', 'igamma', 'igammac', 'imag', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_put_', 'index_select', 'inner', 'instance_norm', 'inverse', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isin', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'kl_div', 'kron', 'kthvalue', 'layer_norm', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'lerp', 'lgamma', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logcumsumexp', 'logdet', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logit_', 'logspace', 'logsumexp', 'lt', 'masked_fill', 'masked_scatter', 'masked_scatter_backward', 'masked_select', 'matmul', 'matrix_power', 'max', 'max_pool1d', 'max_pool1d_with_indices', 'max_pool2d', 'max_pool3d', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nan_to_num_', 'nanmean', 'nanmedian', 'nansum', 'narrow', 'narrow_copy', 'native_batch_norm', 'native_batch_norm_backward', 'native_group_norm', 'native_group_norm_backward', 'native_layer_norm', 'native_layer_norm_backward', 'ne', 'neg', 'neg_', 'negative', 'negative_', 'nextafter', 'nonzero', 'nonzero_numpy', 'nonzero_static', 'ones', 'ones_like', 'outer', 'pairwise_distance', 'permute', 'permute_copy', 'pixel_shuffle', 'pixel_unshuffle', 'poisson_nll_loss', 'polar', 'polygamma', 'positive', 'pow', 'prelu', 'prod', 'put', 'qr', 'rad2deg', 'rad2deg_', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'ravel', 'real', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'renorm', 'repeat_interleave', 'reshape', 'resize_as_', 'resolve_conj', 'resolve_neg', 'rms_norm', 'roll', 'rot90', 'round', 'round_', 'rsqrt', 'rsqrt_', 'rsub', 'scalar_tensor', 'scatter', 'scatter_add', 'scatter_reduce', 'searchsorted', 'select', 'select_scatter', 'selu', 'selu_', 'sgn', 'sigmoid', 'sigmoid_', 'sign', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'slice_scatter', 'slogdet', 'softmax', 'sort', 'split', 'split_with_sizes', 'split_with_sizes_copy', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'squeeze_copy', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'svd', 'swapaxes', 'swapdims', 't', 't_copy', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tensordot', 'threshold', 'threshold_', 'threshold_backward', 'tile', 'topk', 'trace', 'transpose', 'transpose_copy', 'trapezoid', 'trapz', 'tril', 'tril_indices', 'triu', 'triu_indices', 'true_divide', 'trunc', 'trunc_', 'unbind', 'unbind_copy', 'unflatten', 'unfold_backward', 'unfold_copy', 'unique_consecutive', 'unique_dim', 'unique_dim_consecutive', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'unsqueeze_copy', 'var', 'var_mean', 'vdot', 'view_as_complex', 'view_as_real', 'view_copy', 'vsplit', 'vstack', 'where', 'xlogy', 'xlogy_', 'zero_', 'zeros', 'zeros_like']

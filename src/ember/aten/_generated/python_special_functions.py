@@ -138,6 +138,30 @@ _op_special_scaled_modified_bessel_k0 = handle("special_scaled_modified_bessel_k
 _op_special_scaled_modified_bessel_k0_out = handle("special_scaled_modified_bessel_k0.out")
 _op_special_scaled_modified_bessel_k1 = handle("special_scaled_modified_bessel_k1")
 _op_special_scaled_modified_bessel_k1_out = handle("special_scaled_modified_bessel_k1.out")
+_op_special_shifted_chebyshev_polynomial_t = handle("special_shifted_chebyshev_polynomial_t")
+_op_special_shifted_chebyshev_polynomial_t_n_scalar = handle("special_shifted_chebyshev_polynomial_t.n_scalar")
+_op_special_shifted_chebyshev_polynomial_t_n_scalar_out = handle("special_shifted_chebyshev_polynomial_t.n_scalar_out")
+_op_special_shifted_chebyshev_polynomial_t_out = handle("special_shifted_chebyshev_polynomial_t.out")
+_op_special_shifted_chebyshev_polynomial_t_x_scalar = handle("special_shifted_chebyshev_polynomial_t.x_scalar")
+_op_special_shifted_chebyshev_polynomial_t_x_scalar_out = handle("special_shifted_chebyshev_polynomial_t.x_scalar_out")
+_op_special_shifted_chebyshev_polynomial_u = handle("special_shifted_chebyshev_polynomial_u")
+_op_special_shifted_chebyshev_polynomial_u_n_scalar = handle("special_shifted_chebyshev_polynomial_u.n_scalar")
+_op_special_shifted_chebyshev_polynomial_u_n_scalar_out = handle("special_shifted_chebyshev_polynomial_u.n_scalar_out")
+_op_special_shifted_chebyshev_polynomial_u_out = handle("special_shifted_chebyshev_polynomial_u.out")
+_op_special_shifted_chebyshev_polynomial_u_x_scalar = handle("special_shifted_chebyshev_polynomial_u.x_scalar")
+_op_special_shifted_chebyshev_polynomial_u_x_scalar_out = handle("special_shifted_chebyshev_polynomial_u.x_scalar_out")
+_op_special_shifted_chebyshev_polynomial_v = handle("special_shifted_chebyshev_polynomial_v")
+_op_special_shifted_chebyshev_polynomial_v_n_scalar = handle("special_shifted_chebyshev_polynomial_v.n_scalar")
+_op_special_shifted_chebyshev_polynomial_v_n_scalar_out = handle("special_shifted_chebyshev_polynomial_v.n_scalar_out")
+_op_special_shifted_chebyshev_polynomial_v_out = handle("special_shifted_chebyshev_polynomial_v.out")
+_op_special_shifted_chebyshev_polynomial_v_x_scalar = handle("special_shifted_chebyshev_polynomial_v.x_scalar")
+_op_special_shifted_chebyshev_polynomial_v_x_scalar_out = handle("special_shifted_chebyshev_polynomial_v.x_scalar_out")
+_op_special_shifted_chebyshev_polynomial_w = handle("special_shifted_chebyshev_polynomial_w")
+_op_special_shifted_chebyshev_polynomial_w_n_scalar = handle("special_shifted_chebyshev_polynomial_w.n_scalar")
+_op_special_shifted_chebyshev_polynomial_w_n_scalar_out = handle("special_shifted_chebyshev_polynomial_w.n_scalar_out")
+_op_special_shifted_chebyshev_polynomial_w_out = handle("special_shifted_chebyshev_polynomial_w.out")
+_op_special_shifted_chebyshev_polynomial_w_x_scalar = handle("special_shifted_chebyshev_polynomial_w.x_scalar")
+_op_special_shifted_chebyshev_polynomial_w_x_scalar_out = handle("special_shifted_chebyshev_polynomial_w.x_scalar_out")
 _op_special_sinc = handle("special_sinc")
 _op_special_sinc_out = handle("special_sinc.out")
 _op_special_softmax = handle("special_softmax")
@@ -1351,6 +1375,146 @@ def special_scaled_modified_bessel_k1(*args, **kwargs):
 
 
 
+_parser_f_special_shifted_chebyshev_polynomial_t = PythonArgParser(
+    [
+        'special_shifted_chebyshev_polynomial_t(Tensor x, Tensor n, *, Tensor? out=None)',
+        'special_shifted_chebyshev_polynomial_t(Scalar x, Tensor n, *, Tensor? out=None)',
+        'special_shifted_chebyshev_polynomial_t(Tensor x, Scalar n, *, Tensor? out=None)',
+    ],
+)
+
+
+def special_shifted_chebyshev_polynomial_t(*args, **kwargs):
+    """special_shifted_chebyshev_polynomial_t(Tensor x, Tensor n, *, Tensor? out=None) | special_shifted_chebyshev_polynomial_t(Scalar x, Tensor n, *, Tensor? out=None) | special_shifted_chebyshev_polynomial_t(Tensor x, Scalar n, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_special_shifted_chebyshev_polynomial_t.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_special_shifted_chebyshev_polynomial_t.call(v[0], v[1])
+            return _op_special_shifted_chebyshev_polynomial_t_out.call(v[0], v[1], v[2])
+        elif index == 1:
+            if v[2] is None:
+                return _op_special_shifted_chebyshev_polynomial_t_x_scalar.call(v[0], v[1])
+            return _op_special_shifted_chebyshev_polynomial_t_x_scalar_out.call(v[0], v[1], v[2])
+        else:
+            if v[2] is None:
+                return _op_special_shifted_chebyshev_polynomial_t_n_scalar.call(v[0], v[1])
+            return _op_special_shifted_chebyshev_polynomial_t_n_scalar_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(special_shifted_chebyshev_polynomial_t, _parser_f_special_shifted_chebyshev_polynomial_t, args, kwargs, MODULE)
+
+
+
+_parser_f_special_shifted_chebyshev_polynomial_u = PythonArgParser(
+    [
+        'special_shifted_chebyshev_polynomial_u(Tensor x, Tensor n, *, Tensor? out=None)',
+        'special_shifted_chebyshev_polynomial_u(Scalar x, Tensor n, *, Tensor? out=None)',
+        'special_shifted_chebyshev_polynomial_u(Tensor x, Scalar n, *, Tensor? out=None)',
+    ],
+)
+
+
+def special_shifted_chebyshev_polynomial_u(*args, **kwargs):
+    """special_shifted_chebyshev_polynomial_u(Tensor x, Tensor n, *, Tensor? out=None) | special_shifted_chebyshev_polynomial_u(Scalar x, Tensor n, *, Tensor? out=None) | special_shifted_chebyshev_polynomial_u(Tensor x, Scalar n, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_special_shifted_chebyshev_polynomial_u.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_special_shifted_chebyshev_polynomial_u.call(v[0], v[1])
+            return _op_special_shifted_chebyshev_polynomial_u_out.call(v[0], v[1], v[2])
+        elif index == 1:
+            if v[2] is None:
+                return _op_special_shifted_chebyshev_polynomial_u_x_scalar.call(v[0], v[1])
+            return _op_special_shifted_chebyshev_polynomial_u_x_scalar_out.call(v[0], v[1], v[2])
+        else:
+            if v[2] is None:
+                return _op_special_shifted_chebyshev_polynomial_u_n_scalar.call(v[0], v[1])
+            return _op_special_shifted_chebyshev_polynomial_u_n_scalar_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(special_shifted_chebyshev_polynomial_u, _parser_f_special_shifted_chebyshev_polynomial_u, args, kwargs, MODULE)
+
+
+
+_parser_f_special_shifted_chebyshev_polynomial_v = PythonArgParser(
+    [
+        'special_shifted_chebyshev_polynomial_v(Tensor x, Tensor n, *, Tensor? out=None)',
+        'special_shifted_chebyshev_polynomial_v(Scalar x, Tensor n, *, Tensor? out=None)',
+        'special_shifted_chebyshev_polynomial_v(Tensor x, Scalar n, *, Tensor? out=None)',
+    ],
+)
+
+
+def special_shifted_chebyshev_polynomial_v(*args, **kwargs):
+    """special_shifted_chebyshev_polynomial_v(Tensor x, Tensor n, *, Tensor? out=None) | special_shifted_chebyshev_polynomial_v(Scalar x, Tensor n, *, Tensor? out=None) | special_shifted_chebyshev_polynomial_v(Tensor x, Scalar n, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_special_shifted_chebyshev_polynomial_v.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_special_shifted_chebyshev_polynomial_v.call(v[0], v[1])
+            return _op_special_shifted_chebyshev_polynomial_v_out.call(v[0], v[1], v[2])
+        elif index == 1:
+            if v[2] is None:
+                return _op_special_shifted_chebyshev_polynomial_v_x_scalar.call(v[0], v[1])
+            return _op_special_shifted_chebyshev_polynomial_v_x_scalar_out.call(v[0], v[1], v[2])
+        else:
+            if v[2] is None:
+                return _op_special_shifted_chebyshev_polynomial_v_n_scalar.call(v[0], v[1])
+            return _op_special_shifted_chebyshev_polynomial_v_n_scalar_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(special_shifted_chebyshev_polynomial_v, _parser_f_special_shifted_chebyshev_polynomial_v, args, kwargs, MODULE)
+
+
+
+_parser_f_special_shifted_chebyshev_polynomial_w = PythonArgParser(
+    [
+        'special_shifted_chebyshev_polynomial_w(Tensor x, Tensor n, *, Tensor? out=None)',
+        'special_shifted_chebyshev_polynomial_w(Scalar x, Tensor n, *, Tensor? out=None)',
+        'special_shifted_chebyshev_polynomial_w(Tensor x, Scalar n, *, Tensor? out=None)',
+    ],
+)
+
+
+def special_shifted_chebyshev_polynomial_w(*args, **kwargs):
+    """special_shifted_chebyshev_polynomial_w(Tensor x, Tensor n, *, Tensor? out=None) | special_shifted_chebyshev_polynomial_w(Scalar x, Tensor n, *, Tensor? out=None) | special_shifted_chebyshev_polynomial_w(Tensor x, Scalar n, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_special_shifted_chebyshev_polynomial_w.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_special_shifted_chebyshev_polynomial_w.call(v[0], v[1])
+            return _op_special_shifted_chebyshev_polynomial_w_out.call(v[0], v[1], v[2])
+        elif index == 1:
+            if v[2] is None:
+                return _op_special_shifted_chebyshev_polynomial_w_x_scalar.call(v[0], v[1])
+            return _op_special_shifted_chebyshev_polynomial_w_x_scalar_out.call(v[0], v[1], v[2])
+        else:
+            if v[2] is None:
+                return _op_special_shifted_chebyshev_polynomial_w_n_scalar.call(v[0], v[1])
+            return _op_special_shifted_chebyshev_polynomial_w_n_scalar_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(special_shifted_chebyshev_polynomial_w, _parser_f_special_shifted_chebyshev_polynomial_w, args, kwargs, MODULE)
+
+
+
 _parser_f_special_sinc = PythonArgParser(
     [
         'special_sinc(Tensor input, *, Tensor? out=None)',
@@ -1525,4 +1689,4 @@ def special_zeta(*args, **kwargs):
     return handle_function(special_zeta, _parser_f_special_zeta, args, kwargs, MODULE)
 
 
-__all__ = ['special_airy_ai', 'special_bessel_j0', 'special_bessel_j1', 'special_bessel_y0', 'special_bessel_y1', 'special_chebyshev_polynomial_t', 'special_chebyshev_polynomial_u', 'special_chebyshev_polynomial_v', 'special_chebyshev_polynomial_w', 'special_digamma', 'special_entr', 'special_erf', 'special_erfc', 'special_erfcx', 'special_erfinv', 'special_exp2', 'special_expit', 'special_expm1', 'special_gammainc', 'special_gammaincc', 'special_gammaln', 'special_hermite_polynomial_h', 'special_hermite_polynomial_he', 'special_i0', 'special_i0e', 'special_i1', 'special_i1e', 'special_laguerre_polynomial_l', 'special_legendre_polynomial_p', 'special_log1p', 'special_log_ndtr', 'special_log_softmax', 'special_logit', 'special_logsumexp', 'special_modified_bessel_i0', 'special_modified_bessel_i1', 'special_modified_bessel_k0', 'special_modified_bessel_k1', 'special_multigammaln', 'special_ndtr', 'special_ndtri', 'special_polygamma', 'special_psi', 'special_round', 'special_scaled_modified_bessel_k0', 'special_scaled_modified_bessel_k1', 'special_sinc', 'special_softmax', 'special_spherical_bessel_j0', 'special_xlog1py', 'special_xlogy', 'special_zeta']
+__all__ = ['special_airy_ai', 'special_bessel_j0', 'special_bessel_j1', 'special_bessel_y0', 'special_bessel_y1', 'special_chebyshev_polynomial_t', 'special_chebyshev_polynomial_u', 'special_chebyshev_polynomial_v', 'special_chebyshev_polynomial_w', 'special_digamma', 'special_entr', 'special_erf', 'special_erfc', 'special_erfcx', 'special_erfinv', 'special_exp2', 'special_expit', 'special_expm1', 'special_gammainc', 'special_gammaincc', 'special_gammaln', 'special_hermite_polynomial_h', 'special_hermite_polynomial_he', 'special_i0', 'special_i0e', 'special_i1', 'special_i1e', 'special_laguerre_polynomial_l', 'special_legendre_polynomial_p', 'special_log1p', 'special_log_ndtr', 'special_log_softmax', 'special_logit', 'special_logsumexp', 'special_modified_bessel_i0', 'special_modified_bessel_i1', 'special_modified_bessel_k0', 'special_modified_bessel_k1', 'special_multigammaln', 'special_ndtr', 'special_ndtri', 'special_polygamma', 'special_psi', 'special_round', 'special_scaled_modified_bessel_k0', 'special_scaled_modified_bessel_k1', 'special_shifted_chebyshev_polynomial_t', 'special_shifted_chebyshev_polynomial_u', 'special_shifted_chebyshev_polynomial_v', 'special_shifted_chebyshev_polynomial_w', 'special_sinc', 'special_softmax', 'special_spherical_bessel_j0', 'special_xlog1py', 'special_xlogy', 'special_zeta']

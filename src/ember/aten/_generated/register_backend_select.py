@@ -230,6 +230,14 @@ def empty_permuted(keyset, size, physical_layout, dtype, layout, device, pin_mem
     return _empty_permuted.redispatch(keyset, size, physical_layout, dtype, layout, device, pin_memory)
 
 
+_logspace = handle("logspace")
+
+
+def logspace(keyset, start, end, steps, base, dtype, layout, device, pin_memory):
+    keyset = backend_select_bits(keyset, dtype, layout, device)
+    return _logspace.redispatch(keyset, start, end, steps, base, dtype, layout, device, pin_memory)
+
+
 impl("arange", "BackendSelect", arange, keyset_arg="raw")
 impl("arange.start", "BackendSelect", arange_start, keyset_arg="raw")
 impl("arange.start_step", "BackendSelect", arange_start_step, keyset_arg="raw")
@@ -258,3 +266,4 @@ impl("fft_fftfreq", "BackendSelect", fft_fftfreq, keyset_arg="raw")
 impl("fft_rfftfreq", "BackendSelect", fft_rfftfreq, keyset_arg="raw")
 impl("scalar_tensor", "BackendSelect", scalar_tensor, keyset_arg="raw")
 impl("empty_permuted", "BackendSelect", empty_permuted, keyset_arg="raw")
+impl("logspace", "BackendSelect", logspace, keyset_arg="raw")

@@ -6507,6 +6507,152 @@ def _linalg_eigh_eigenvalues(A, UPLO, compute_v, eigenvalues, eigenvectors):
     return eigenvalues, eigenvectors
 
 
+# special_shifted_chebyshev_polynomial_t.out: structured
+
+
+def special_shifted_chebyshev_polynomial_t(x, n):
+    meta = M.special_shifted_chebyshev_polynomial_t(x, n)
+    out = meta.allocate()
+    N.special_shifted_chebyshev_polynomial_t_out(meta, x, n, out)
+    return out
+
+
+def special_shifted_chebyshev_polynomial_t_out(x, n, out):
+    if (
+        0 in out._strides
+        or x._storage is out._storage is not None
+        or n._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, x, n)
+    meta = M.special_shifted_chebyshev_polynomial_t(x, n)
+    if out is x or out is n:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (x._storage is out._storage is not None or n._storage is out._storage is not None)
+        and LO.in_loop_order(N.special_shifted_chebyshev_polynomial_t_out, meta, (x, n), out)
+    ):
+        return out
+    N.special_shifted_chebyshev_polynomial_t_out(meta, x, n, out)
+    return out
+
+
+# special_shifted_chebyshev_polynomial_u.out: structured
+
+
+def special_shifted_chebyshev_polynomial_u(x, n):
+    meta = M.special_shifted_chebyshev_polynomial_u(x, n)
+    out = meta.allocate()
+    N.special_shifted_chebyshev_polynomial_u_out(meta, x, n, out)
+    return out
+
+
+def special_shifted_chebyshev_polynomial_u_out(x, n, out):
+    if (
+        0 in out._strides
+        or x._storage is out._storage is not None
+        or n._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, x, n)
+    meta = M.special_shifted_chebyshev_polynomial_u(x, n)
+    if out is x or out is n:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (x._storage is out._storage is not None or n._storage is out._storage is not None)
+        and LO.in_loop_order(N.special_shifted_chebyshev_polynomial_u_out, meta, (x, n), out)
+    ):
+        return out
+    N.special_shifted_chebyshev_polynomial_u_out(meta, x, n, out)
+    return out
+
+
+# special_shifted_chebyshev_polynomial_v.out: structured
+
+
+def special_shifted_chebyshev_polynomial_v(x, n):
+    meta = M.special_shifted_chebyshev_polynomial_v(x, n)
+    out = meta.allocate()
+    N.special_shifted_chebyshev_polynomial_v_out(meta, x, n, out)
+    return out
+
+
+def special_shifted_chebyshev_polynomial_v_out(x, n, out):
+    if (
+        0 in out._strides
+        or x._storage is out._storage is not None
+        or n._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, x, n)
+    meta = M.special_shifted_chebyshev_polynomial_v(x, n)
+    if out is x or out is n:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (x._storage is out._storage is not None or n._storage is out._storage is not None)
+        and LO.in_loop_order(N.special_shifted_chebyshev_polynomial_v_out, meta, (x, n), out)
+    ):
+        return out
+    N.special_shifted_chebyshev_polynomial_v_out(meta, x, n, out)
+    return out
+
+
+# special_shifted_chebyshev_polynomial_w.out: structured
+
+
+def special_shifted_chebyshev_polynomial_w(x, n):
+    meta = M.special_shifted_chebyshev_polynomial_w(x, n)
+    out = meta.allocate()
+    N.special_shifted_chebyshev_polynomial_w_out(meta, x, n, out)
+    return out
+
+
+def special_shifted_chebyshev_polynomial_w_out(x, n, out):
+    if (
+        0 in out._strides
+        or x._storage is out._storage is not None
+        or n._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, x, n)
+    meta = M.special_shifted_chebyshev_polynomial_w(x, n)
+    if out is x or out is n:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (x._storage is out._storage is not None or n._storage is out._storage is not None)
+        and LO.in_loop_order(N.special_shifted_chebyshev_polynomial_w_out, meta, (x, n), out)
+    ):
+        return out
+    N.special_shifted_chebyshev_polynomial_w_out(meta, x, n, out)
+    return out
+
+
+# renorm.out: structured
+
+
+def renorm(self, p, dim, maxnorm):
+    meta = M.renorm(self, p, dim, maxnorm)
+    out = meta.allocate()
+    N.renorm_out(meta, self, p, dim, maxnorm, out)
+    return out
+
+
+def renorm_(self, p, dim, maxnorm):
+    meta = M.renorm(self, p, dim, maxnorm)
+    meta.check_inplace(self)
+    N.renorm_out(meta, self, p, dim, maxnorm, self)
+    return self
+
+
+def renorm_out(self, p, dim, maxnorm, out):
+    meta = M.renorm(self, p, dim, maxnorm)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    N.renorm_out(meta, self, p, dim, maxnorm, out)
+    return out
+
+
 impl("add.Tensor", "CPU", add_Tensor)
 impl("add_.Tensor", "CPU", add__Tensor)
 impl("add.out", "CPU", add_out)
@@ -7026,6 +7172,17 @@ impl("_linalg_svd", "CPU", _linalg_svd)
 impl("_linalg_svd.U", "CPU", _linalg_svd_U)
 impl("_linalg_eigh", "CPU", _linalg_eigh)
 impl("_linalg_eigh.eigenvalues", "CPU", _linalg_eigh_eigenvalues)
+impl("special_shifted_chebyshev_polynomial_t", "CPU", special_shifted_chebyshev_polynomial_t)
+impl("special_shifted_chebyshev_polynomial_t.out", "CPU", special_shifted_chebyshev_polynomial_t_out)
+impl("special_shifted_chebyshev_polynomial_u", "CPU", special_shifted_chebyshev_polynomial_u)
+impl("special_shifted_chebyshev_polynomial_u.out", "CPU", special_shifted_chebyshev_polynomial_u_out)
+impl("special_shifted_chebyshev_polynomial_v", "CPU", special_shifted_chebyshev_polynomial_v)
+impl("special_shifted_chebyshev_polynomial_v.out", "CPU", special_shifted_chebyshev_polynomial_v_out)
+impl("special_shifted_chebyshev_polynomial_w", "CPU", special_shifted_chebyshev_polynomial_w)
+impl("special_shifted_chebyshev_polynomial_w.out", "CPU", special_shifted_chebyshev_polynomial_w_out)
+impl("renorm", "CPU", renorm)
+impl("renorm_", "CPU", renorm_)
+impl("renorm.out", "CPU", renorm_out)
 impl("abs.out", "CPU", N.abs_out)
 impl("conj_physical.out", "CPU", N.conj_physical_out)
 impl("arange.start_out", "CPU", N.arange_start_out)
@@ -7263,3 +7420,8 @@ impl("narrow_copy", "CPU", N.narrow_copy_dense_cpu)
 impl("narrow_copy.out", "CPU", N.narrow_copy_dense_cpu_out)
 impl("nonzero_static.out", "CPU", N.nonzero_static_out_cpu)
 impl("nonzero_static", "CPU", N.nonzero_static_cpu)
+impl("view_as_real", "CPU", N.view_as_real)
+impl("view_as_complex", "CPU", N.view_as_complex)
+impl("complex.out", "CPU", N.complex_out)
+impl("polar.out", "CPU", N.polar_out)
+impl("logspace.out", "CPU", N.logspace_out)

@@ -7623,6 +7623,314 @@ def _chunk_cat_out(keyset, tensors, dim, num_chunks, out):
     return finish_inplace(result, out)
 
 
+_special_shifted_chebyshev_polynomial_t_out = handle("special_shifted_chebyshev_polynomial_t.out")
+
+
+def special_shifted_chebyshev_polynomial_t_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_shifted_chebyshev_polynomial_t_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_shifted_chebyshev_polynomial_t_x_scalar_out = handle("special_shifted_chebyshev_polynomial_t.x_scalar_out")
+
+
+def special_shifted_chebyshev_polynomial_t_x_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_shifted_chebyshev_polynomial_t_x_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_shifted_chebyshev_polynomial_t_n_scalar_out = handle("special_shifted_chebyshev_polynomial_t.n_scalar_out")
+
+
+def special_shifted_chebyshev_polynomial_t_n_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_shifted_chebyshev_polynomial_t_n_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_shifted_chebyshev_polynomial_u_out = handle("special_shifted_chebyshev_polynomial_u.out")
+
+
+def special_shifted_chebyshev_polynomial_u_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_shifted_chebyshev_polynomial_u_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_shifted_chebyshev_polynomial_u_x_scalar_out = handle("special_shifted_chebyshev_polynomial_u.x_scalar_out")
+
+
+def special_shifted_chebyshev_polynomial_u_x_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_shifted_chebyshev_polynomial_u_x_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_shifted_chebyshev_polynomial_u_n_scalar_out = handle("special_shifted_chebyshev_polynomial_u.n_scalar_out")
+
+
+def special_shifted_chebyshev_polynomial_u_n_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_shifted_chebyshev_polynomial_u_n_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_shifted_chebyshev_polynomial_v_out = handle("special_shifted_chebyshev_polynomial_v.out")
+
+
+def special_shifted_chebyshev_polynomial_v_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_shifted_chebyshev_polynomial_v_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_shifted_chebyshev_polynomial_v_x_scalar_out = handle("special_shifted_chebyshev_polynomial_v.x_scalar_out")
+
+
+def special_shifted_chebyshev_polynomial_v_x_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_shifted_chebyshev_polynomial_v_x_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_shifted_chebyshev_polynomial_v_n_scalar_out = handle("special_shifted_chebyshev_polynomial_v.n_scalar_out")
+
+
+def special_shifted_chebyshev_polynomial_v_n_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_shifted_chebyshev_polynomial_v_n_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_shifted_chebyshev_polynomial_w_out = handle("special_shifted_chebyshev_polynomial_w.out")
+
+
+def special_shifted_chebyshev_polynomial_w_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_shifted_chebyshev_polynomial_w_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_shifted_chebyshev_polynomial_w_x_scalar_out = handle("special_shifted_chebyshev_polynomial_w.x_scalar_out")
+
+
+def special_shifted_chebyshev_polynomial_w_x_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_shifted_chebyshev_polynomial_w_x_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_shifted_chebyshev_polynomial_w_n_scalar_out = handle("special_shifted_chebyshev_polynomial_w.n_scalar_out")
+
+
+def special_shifted_chebyshev_polynomial_w_n_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_shifted_chebyshev_polynomial_w_n_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_view_as_real = handle("view_as_real")
+
+
+def view_as_real(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _view_as_real.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_view("view_as_real", self, result)
+
+
+_view_as_complex = handle("view_as_complex")
+
+
+def view_as_complex(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _view_as_complex.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_view("view_as_complex", self, result)
+
+
+_complex_out = handle("complex.out")
+
+
+def complex_out(keyset, real, imag, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _complex_out.redispatch(keyset & AFTER, real, imag, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_polar_out = handle("polar.out")
+
+
+def polar_out(keyset, abs, angle, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _polar_out.redispatch(keyset & AFTER, abs, angle, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_logspace_out = handle("logspace.out")
+
+
+def logspace_out(keyset, start, end, steps, base, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _logspace_out.redispatch(keyset & AFTER, start, end, steps, base, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_logspace_Tensor_Tensor_out = handle("logspace.Tensor_Tensor_out")
+
+
+def logspace_Tensor_Tensor_out(keyset, start, end, steps, base, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _logspace_Tensor_Tensor_out.redispatch(keyset & AFTER, start, end, steps, base, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_logspace_Tensor_Scalar_out = handle("logspace.Tensor_Scalar_out")
+
+
+def logspace_Tensor_Scalar_out(keyset, start, end, steps, base, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _logspace_Tensor_Scalar_out.redispatch(keyset & AFTER, start, end, steps, base, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_logspace_Scalar_Tensor_out = handle("logspace.Scalar_Tensor_out")
+
+
+def logspace_Scalar_Tensor_out(keyset, start, end, steps, base, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _logspace_Scalar_Tensor_out.redispatch(keyset & AFTER, start, end, steps, base, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_renorm_out = handle("renorm.out")
+
+
+def renorm_out(keyset, self, p, dim, maxnorm, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _renorm_out.redispatch(keyset & AFTER, self, p, dim, maxnorm, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_renorm_ = handle("renorm_")
+
+
+def renorm_(keyset, self, p, dim, maxnorm):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _renorm_.redispatch(keyset & AFTER, self, p, dim, maxnorm)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
 impl("_conj", "ADInplaceOrView", _conj, keyset_arg="raw")
@@ -8167,3 +8475,25 @@ impl("as_strided_scatter.out", "ADInplaceOrView", as_strided_scatter_out, keyset
 impl("resize_as_", "ADInplaceOrView", resize_as_, keyset_arg="raw")
 impl("nonzero_static.out", "ADInplaceOrView", nonzero_static_out, keyset_arg="raw")
 impl("_chunk_cat.out", "ADInplaceOrView", _chunk_cat_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_t.out", "ADInplaceOrView", special_shifted_chebyshev_polynomial_t_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_t.x_scalar_out", "ADInplaceOrView", special_shifted_chebyshev_polynomial_t_x_scalar_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_t.n_scalar_out", "ADInplaceOrView", special_shifted_chebyshev_polynomial_t_n_scalar_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_u.out", "ADInplaceOrView", special_shifted_chebyshev_polynomial_u_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_u.x_scalar_out", "ADInplaceOrView", special_shifted_chebyshev_polynomial_u_x_scalar_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_u.n_scalar_out", "ADInplaceOrView", special_shifted_chebyshev_polynomial_u_n_scalar_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_v.out", "ADInplaceOrView", special_shifted_chebyshev_polynomial_v_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_v.x_scalar_out", "ADInplaceOrView", special_shifted_chebyshev_polynomial_v_x_scalar_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_v.n_scalar_out", "ADInplaceOrView", special_shifted_chebyshev_polynomial_v_n_scalar_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_w.out", "ADInplaceOrView", special_shifted_chebyshev_polynomial_w_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_w.x_scalar_out", "ADInplaceOrView", special_shifted_chebyshev_polynomial_w_x_scalar_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_w.n_scalar_out", "ADInplaceOrView", special_shifted_chebyshev_polynomial_w_n_scalar_out, keyset_arg="raw")
+impl("view_as_real", "ADInplaceOrView", view_as_real, keyset_arg="raw")
+impl("view_as_complex", "ADInplaceOrView", view_as_complex, keyset_arg="raw")
+impl("complex.out", "ADInplaceOrView", complex_out, keyset_arg="raw")
+impl("polar.out", "ADInplaceOrView", polar_out, keyset_arg="raw")
+impl("logspace.out", "ADInplaceOrView", logspace_out, keyset_arg="raw")
+impl("logspace.Tensor_Tensor_out", "ADInplaceOrView", logspace_Tensor_Tensor_out, keyset_arg="raw")
+impl("logspace.Tensor_Scalar_out", "ADInplaceOrView", logspace_Tensor_Scalar_out, keyset_arg="raw")
+impl("logspace.Scalar_Tensor_out", "ADInplaceOrView", logspace_Scalar_Tensor_out, keyset_arg="raw")
+impl("renorm.out", "ADInplaceOrView", renorm_out, keyset_arg="raw")
+impl("renorm_", "ADInplaceOrView", renorm_, keyset_arg="raw")

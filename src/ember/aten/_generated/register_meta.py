@@ -3902,6 +3902,91 @@ def _linalg_eigh_eigenvalues(A, UPLO, compute_v, eigenvalues, eigenvectors):
     return eigenvalues, eigenvectors
 
 
+# special_shifted_chebyshev_polynomial_t.out: structured
+
+
+def special_shifted_chebyshev_polynomial_t(x, n):
+    meta = M.special_shifted_chebyshev_polynomial_t(x, n)
+    out = meta.allocate()
+    return out
+
+
+def special_shifted_chebyshev_polynomial_t_out(x, n, out):
+    M.check_copy_devices(x, out)
+    meta = M.special_shifted_chebyshev_polynomial_t(x, n)
+    M.copy_out(meta, out)
+    return out
+
+
+# special_shifted_chebyshev_polynomial_u.out: structured
+
+
+def special_shifted_chebyshev_polynomial_u(x, n):
+    meta = M.special_shifted_chebyshev_polynomial_u(x, n)
+    out = meta.allocate()
+    return out
+
+
+def special_shifted_chebyshev_polynomial_u_out(x, n, out):
+    M.check_copy_devices(x, out)
+    meta = M.special_shifted_chebyshev_polynomial_u(x, n)
+    M.copy_out(meta, out)
+    return out
+
+
+# special_shifted_chebyshev_polynomial_v.out: structured
+
+
+def special_shifted_chebyshev_polynomial_v(x, n):
+    meta = M.special_shifted_chebyshev_polynomial_v(x, n)
+    out = meta.allocate()
+    return out
+
+
+def special_shifted_chebyshev_polynomial_v_out(x, n, out):
+    M.check_copy_devices(x, out)
+    meta = M.special_shifted_chebyshev_polynomial_v(x, n)
+    M.copy_out(meta, out)
+    return out
+
+
+# special_shifted_chebyshev_polynomial_w.out: structured
+
+
+def special_shifted_chebyshev_polynomial_w(x, n):
+    meta = M.special_shifted_chebyshev_polynomial_w(x, n)
+    out = meta.allocate()
+    return out
+
+
+def special_shifted_chebyshev_polynomial_w_out(x, n, out):
+    M.check_copy_devices(x, out)
+    meta = M.special_shifted_chebyshev_polynomial_w(x, n)
+    M.copy_out(meta, out)
+    return out
+
+
+# renorm.out: structured
+
+
+def renorm(self, p, dim, maxnorm):
+    meta = M.renorm(self, p, dim, maxnorm)
+    out = meta.allocate()
+    return out
+
+
+def renorm_(self, p, dim, maxnorm):
+    meta = M.renorm(self, p, dim, maxnorm)
+    meta.check_inplace(self)
+    return self
+
+
+def renorm_out(self, p, dim, maxnorm, out):
+    meta = M.renorm(self, p, dim, maxnorm)
+    meta.resize_outputs(out)
+    return out
+
+
 def abs_out(self, out):
     M.check_copy_devices(self, out)
     return N.abs_out(self, out)
@@ -4576,6 +4661,17 @@ impl("_linalg_svd", "Meta", _linalg_svd)
 impl("_linalg_svd.U", "Meta", _linalg_svd_U)
 impl("_linalg_eigh", "Meta", _linalg_eigh)
 impl("_linalg_eigh.eigenvalues", "Meta", _linalg_eigh_eigenvalues)
+impl("special_shifted_chebyshev_polynomial_t", "Meta", special_shifted_chebyshev_polynomial_t)
+impl("special_shifted_chebyshev_polynomial_t.out", "Meta", special_shifted_chebyshev_polynomial_t_out)
+impl("special_shifted_chebyshev_polynomial_u", "Meta", special_shifted_chebyshev_polynomial_u)
+impl("special_shifted_chebyshev_polynomial_u.out", "Meta", special_shifted_chebyshev_polynomial_u_out)
+impl("special_shifted_chebyshev_polynomial_v", "Meta", special_shifted_chebyshev_polynomial_v)
+impl("special_shifted_chebyshev_polynomial_v.out", "Meta", special_shifted_chebyshev_polynomial_v_out)
+impl("special_shifted_chebyshev_polynomial_w", "Meta", special_shifted_chebyshev_polynomial_w)
+impl("special_shifted_chebyshev_polynomial_w.out", "Meta", special_shifted_chebyshev_polynomial_w_out)
+impl("renorm", "Meta", renorm)
+impl("renorm_", "Meta", renorm_)
+impl("renorm.out", "Meta", renorm_out)
 impl("abs.out", "Meta", abs_out)
 impl("conj_physical.out", "Meta", conj_physical_out)
 impl("arange.start_out", "Meta", N.arange_start_out)
@@ -4722,3 +4818,6 @@ impl("upsample_bilinear2d.out", "Meta", upsample_bilinear2d_out)
 impl("upsample_bicubic2d.out", "Meta", upsample_bicubic2d_out)
 impl("upsample_trilinear3d.out", "Meta", upsample_trilinear3d_out)
 impl("narrow_copy.out", "Meta", N.narrow_copy_meta_out)
+impl("view_as_real", "Meta", N.view_as_real)
+impl("view_as_complex", "Meta", N.view_as_complex)
+impl("logspace.out", "Meta", N.logspace_out)

@@ -24,5 +24,6 @@ from .pointwise_unary import *  # noqa: F403
 from .pointwise_unary_more import *  # noqa: F403
 from .python_inplace import *  # noqa: F403
 from .reduction import *  # noqa: F403
+from .renorm import *  # noqa: F403
 from .softmax import *  # noqa: F403
 from .sorting import *  # noqa: F403

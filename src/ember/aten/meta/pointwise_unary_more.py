@@ -65,6 +65,10 @@ __all__ = [
     "special_hermite_polynomial_he",
     "special_laguerre_polynomial_l",
     "special_legendre_polynomial_p",
+    "special_shifted_chebyshev_polynomial_t",
+    "special_shifted_chebyshev_polynomial_u",
+    "special_shifted_chebyshev_polynomial_v",
+    "special_shifted_chebyshev_polynomial_w",
 ]
 
 
@@ -156,3 +160,5 @@ special_chebyshev_polynomial_t = special_chebyshev_polynomial_u = binary_float_o
 special_chebyshev_polynomial_v = special_chebyshev_polynomial_w = binary_float_op
 special_hermite_polynomial_h = special_hermite_polynomial_he = binary_float_op
 special_laguerre_polynomial_l = special_legendre_polynomial_p = binary_float_op
+special_shifted_chebyshev_polynomial_t = special_shifted_chebyshev_polynomial_u = binary_float_op
+special_shifted_chebyshev_polynomial_v = special_shifted_chebyshev_polynomial_w = binary_float_op

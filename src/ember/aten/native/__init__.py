@@ -24,6 +24,8 @@ from .bucketing import *  # noqa: F403
 from .chunk_cat import *  # noqa: F403
 from .compare import *  # noqa: F403
 from .complex import *  # noqa: F403
+from .complex_construct import *  # noqa: F403
+from .complex_views import *  # noqa: F403
 from .contraction import *  # noqa: F403
 from .conv_composite import *  # noqa: F403
 from .convolution import *  # noqa: F403
@@ -39,6 +41,7 @@ from .gather_scatter import *  # noqa: F403
 from .index_ops import *  # noqa: F403
 from .indexing import *  # noqa: F403
 from .inplace_views import *  # noqa: F403
+from .integration import *  # noqa: F403
 from .isin import *  # noqa: F403
 from .joining import *  # noqa: F403
 from .linalg import *  # noqa: F403
@@ -50,6 +53,7 @@ from .linalg_misc import *  # noqa: F403
 from .linalg_norms import *  # noqa: F403
 from .linalg_out import *  # noqa: F403
 from .linalg_triangular import *  # noqa: F403
+from .logspace import *  # noqa: F403
 from .loss import *  # noqa: F403
 from .loss_more import *  # noqa: F403
 from .misc_ops import *  # noqa: F403
@@ -68,6 +72,7 @@ from .ranges import *  # noqa: F403
 from .reduction import *  # noqa: F403
 from .reduction_more import *  # noqa: F403
 from .reduction_stats import *  # noqa: F403
+from .renorm import *  # noqa: F403
 from .repeat import *  # noqa: F403
 from .resize_as import *  # noqa: F403
 from .restride import *  # noqa: F403
@@ -76,6 +81,7 @@ from .set_storage import *  # noqa: F403
 from .shape import *  # noqa: F403
 from .shape_as import *  # noqa: F403
 from .shape_more import *  # noqa: F403
+from .shifted_polynomials import *  # noqa: F403
 from .softmax import *  # noqa: F403
 from .sorting import *  # noqa: F403
 from .special_aliases import *  # noqa: F403

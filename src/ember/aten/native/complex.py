@@ -69,16 +69,17 @@ def is_neg(self) -> bool:
 
 
 def resolve_conj(self):
-    """The tensor itself, or (with the bit) a new tensor of the values: copy_ resolves it."""
+    """The tensor itself, or (with the bit) a new tensor of the values: clone resolves it
+    (a graph records CloneBackward0, a mode sees aten.clone)."""
     if not self._key_bits & CONJ_BITS:
         return self
-    return at.copy_(at.empty_like(self, None, None, None, None, None), self, False)
+    return at.clone(self, None)
 
 
 def resolve_neg(self):
     if not self._key_bits & NEG_BITS:
         return self
-    return at.copy_(at.empty_like(self, None, None, None, None, None), self, False)
+    return at.clone(self, None)
 
 
 def conj_physical(self):

@@ -20947,6 +20947,678 @@ def _chunk_cat_out(ks, tensors, dim, num_chunks, out):
     return result
 
 
+_special_shifted_chebyshev_polynomial_t = handle("special_shifted_chebyshev_polynomial_t")
+
+
+def special_shifted_chebyshev_polynomial_t(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_shifted_chebyshev_polynomial_t.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_shifted_chebyshev_polynomial_t_x_scalar = handle("special_shifted_chebyshev_polynomial_t.x_scalar")
+
+
+def special_shifted_chebyshev_polynomial_t_x_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_shifted_chebyshev_polynomial_t_x_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_shifted_chebyshev_polynomial_t_n_scalar = handle("special_shifted_chebyshev_polynomial_t.n_scalar")
+
+
+def special_shifted_chebyshev_polynomial_t_n_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_shifted_chebyshev_polynomial_t_n_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_shifted_chebyshev_polynomial_t_out = handle("special_shifted_chebyshev_polynomial_t.out")
+
+
+def special_shifted_chebyshev_polynomial_t_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_shifted_chebyshev_polynomial_t_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_shifted_chebyshev_polynomial_t_x_scalar_out = handle("special_shifted_chebyshev_polynomial_t.x_scalar_out")
+
+
+def special_shifted_chebyshev_polynomial_t_x_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_shifted_chebyshev_polynomial_t_x_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_shifted_chebyshev_polynomial_t_n_scalar_out = handle("special_shifted_chebyshev_polynomial_t.n_scalar_out")
+
+
+def special_shifted_chebyshev_polynomial_t_n_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_shifted_chebyshev_polynomial_t_n_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_shifted_chebyshev_polynomial_u = handle("special_shifted_chebyshev_polynomial_u")
+
+
+def special_shifted_chebyshev_polynomial_u(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_shifted_chebyshev_polynomial_u.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_shifted_chebyshev_polynomial_u_x_scalar = handle("special_shifted_chebyshev_polynomial_u.x_scalar")
+
+
+def special_shifted_chebyshev_polynomial_u_x_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_shifted_chebyshev_polynomial_u_x_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_shifted_chebyshev_polynomial_u_n_scalar = handle("special_shifted_chebyshev_polynomial_u.n_scalar")
+
+
+def special_shifted_chebyshev_polynomial_u_n_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_shifted_chebyshev_polynomial_u_n_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_shifted_chebyshev_polynomial_u_out = handle("special_shifted_chebyshev_polynomial_u.out")
+
+
+def special_shifted_chebyshev_polynomial_u_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_shifted_chebyshev_polynomial_u_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_shifted_chebyshev_polynomial_u_x_scalar_out = handle("special_shifted_chebyshev_polynomial_u.x_scalar_out")
+
+
+def special_shifted_chebyshev_polynomial_u_x_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_shifted_chebyshev_polynomial_u_x_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_shifted_chebyshev_polynomial_u_n_scalar_out = handle("special_shifted_chebyshev_polynomial_u.n_scalar_out")
+
+
+def special_shifted_chebyshev_polynomial_u_n_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_shifted_chebyshev_polynomial_u_n_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_shifted_chebyshev_polynomial_v = handle("special_shifted_chebyshev_polynomial_v")
+
+
+def special_shifted_chebyshev_polynomial_v(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_shifted_chebyshev_polynomial_v.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_shifted_chebyshev_polynomial_v_x_scalar = handle("special_shifted_chebyshev_polynomial_v.x_scalar")
+
+
+def special_shifted_chebyshev_polynomial_v_x_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_shifted_chebyshev_polynomial_v_x_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_shifted_chebyshev_polynomial_v_n_scalar = handle("special_shifted_chebyshev_polynomial_v.n_scalar")
+
+
+def special_shifted_chebyshev_polynomial_v_n_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_shifted_chebyshev_polynomial_v_n_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_shifted_chebyshev_polynomial_v_out = handle("special_shifted_chebyshev_polynomial_v.out")
+
+
+def special_shifted_chebyshev_polynomial_v_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_shifted_chebyshev_polynomial_v_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_shifted_chebyshev_polynomial_v_x_scalar_out = handle("special_shifted_chebyshev_polynomial_v.x_scalar_out")
+
+
+def special_shifted_chebyshev_polynomial_v_x_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_shifted_chebyshev_polynomial_v_x_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_shifted_chebyshev_polynomial_v_n_scalar_out = handle("special_shifted_chebyshev_polynomial_v.n_scalar_out")
+
+
+def special_shifted_chebyshev_polynomial_v_n_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_shifted_chebyshev_polynomial_v_n_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_shifted_chebyshev_polynomial_w = handle("special_shifted_chebyshev_polynomial_w")
+
+
+def special_shifted_chebyshev_polynomial_w(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_shifted_chebyshev_polynomial_w.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_shifted_chebyshev_polynomial_w_x_scalar = handle("special_shifted_chebyshev_polynomial_w.x_scalar")
+
+
+def special_shifted_chebyshev_polynomial_w_x_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_shifted_chebyshev_polynomial_w_x_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_shifted_chebyshev_polynomial_w_n_scalar = handle("special_shifted_chebyshev_polynomial_w.n_scalar")
+
+
+def special_shifted_chebyshev_polynomial_w_n_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_shifted_chebyshev_polynomial_w_n_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_shifted_chebyshev_polynomial_w_out = handle("special_shifted_chebyshev_polynomial_w.out")
+
+
+def special_shifted_chebyshev_polynomial_w_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_shifted_chebyshev_polynomial_w_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_shifted_chebyshev_polynomial_w_x_scalar_out = handle("special_shifted_chebyshev_polynomial_w.x_scalar_out")
+
+
+def special_shifted_chebyshev_polynomial_w_x_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_shifted_chebyshev_polynomial_w_x_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_shifted_chebyshev_polynomial_w_n_scalar_out = handle("special_shifted_chebyshev_polynomial_w.n_scalar_out")
+
+
+def special_shifted_chebyshev_polynomial_w_n_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_shifted_chebyshev_polynomial_w_n_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_view_as_real = handle("view_as_real")
+
+
+def view_as_real(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.ViewAsRealBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _view_as_real.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_view_as_complex = handle("view_as_complex")
+
+
+def view_as_complex(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.ViewAsComplexBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _view_as_complex.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_complex = handle("complex")
+
+
+def complex(ks, real, imag):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (real._requires_grad or imag._requires_grad)
+    if requires:
+        node = nodes.ComplexBackward0()
+        node._next_edges = (gradient_edge(real), gradient_edge(imag))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _complex.redispatch(ks & AFTER_AUTOGRAD, real, imag)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_complex_out = handle("complex.out")
+
+
+def complex_out(ks, real, imag, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (real._requires_grad or imag._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="complex"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _complex_out.redispatch(ks & AFTER_AUTOGRAD, real, imag, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_polar = handle("polar")
+
+
+def polar(ks, abs, angle):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (abs._requires_grad or angle._requires_grad)
+    if requires:
+        node = nodes.PolarBackward0()
+        node._next_edges = (gradient_edge(abs), gradient_edge(angle))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _polar.redispatch(ks & AFTER_AUTOGRAD, abs, angle)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_polar_out = handle("polar.out")
+
+
+def polar_out(ks, abs, angle, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (abs._requires_grad or angle._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="polar"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _polar_out.redispatch(ks & AFTER_AUTOGRAD, abs, angle, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_logspace = handle("logspace")
+
+
+def logspace(ks, start, end, steps, base, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _logspace.redispatch(ks & AFTER_AUTOGRAD, start, end, steps, base, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_logspace_Tensor_Tensor = handle("logspace.Tensor_Tensor")
+
+
+def logspace_Tensor_Tensor(ks, start, end, steps, base, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (start._requires_grad or end._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::logspace")
+        node._next_edges = requiring_edges(start, end)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _logspace_Tensor_Tensor.redispatch(ks & AFTER_AUTOGRAD, start, end, steps, base, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_logspace_Tensor_Scalar = handle("logspace.Tensor_Scalar")
+
+
+def logspace_Tensor_Scalar(ks, start, end, steps, base, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (start._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::logspace")
+        node._next_edges = requiring_edges(start,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _logspace_Tensor_Scalar.redispatch(ks & AFTER_AUTOGRAD, start, end, steps, base, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_logspace_Scalar_Tensor = handle("logspace.Scalar_Tensor")
+
+
+def logspace_Scalar_Tensor(ks, start, end, steps, base, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (end._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::logspace")
+        node._next_edges = requiring_edges(end,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _logspace_Scalar_Tensor.redispatch(ks & AFTER_AUTOGRAD, start, end, steps, base, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_logspace_out = handle("logspace.out")
+
+
+def logspace_out(ks, start, end, steps, base, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::logspace")
+        node = NotImplementedNode("aten::logspace")
+        node._next_edges = requiring_edges(out,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _logspace_out.redispatch(ks & AFTER_AUTOGRAD, start, end, steps, base, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_logspace_Tensor_Tensor_out = handle("logspace.Tensor_Tensor_out")
+
+
+def logspace_Tensor_Tensor_out(ks, start, end, steps, base, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (start._requires_grad or end._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::logspace")
+        node = NotImplementedNode("aten::logspace")
+        node._next_edges = requiring_edges(start, end, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _logspace_Tensor_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, start, end, steps, base, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_logspace_Tensor_Scalar_out = handle("logspace.Tensor_Scalar_out")
+
+
+def logspace_Tensor_Scalar_out(ks, start, end, steps, base, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (start._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::logspace")
+        node = NotImplementedNode("aten::logspace")
+        node._next_edges = requiring_edges(start, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _logspace_Tensor_Scalar_out.redispatch(ks & AFTER_AUTOGRAD, start, end, steps, base, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_logspace_Scalar_Tensor_out = handle("logspace.Scalar_Tensor_out")
+
+
+def logspace_Scalar_Tensor_out(ks, start, end, steps, base, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (end._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::logspace")
+        node = NotImplementedNode("aten::logspace")
+        node._next_edges = requiring_edges(end, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _logspace_Scalar_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, start, end, steps, base, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_renorm_out = handle("renorm.out")
+
+
+def renorm_out(ks, self, p, dim, maxnorm, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="renorm"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _renorm_out.redispatch(ks & AFTER_AUTOGRAD, self, p, dim, maxnorm, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_renorm = handle("renorm")
+
+
+def renorm(ks, self, p, dim, maxnorm):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.RenormBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_maxnorm = maxnorm
+        node._saved_p = p
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _renorm.redispatch(ks & AFTER_AUTOGRAD, self, p, dim, maxnorm)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_renorm_ = handle("renorm_")
+
+
+def renorm_(ks, self, p, dim, maxnorm):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.RenormBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_maxnorm = maxnorm
+        node._saved_p = p
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _renorm_.redispatch(ks & AFTER_AUTOGRAD, self, p, dim, maxnorm)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -22010,3 +22682,44 @@ impl("nonzero_static.out", "Autograd", nonzero_static_out, keyset_arg="raw")
 impl("nonzero_static", "Autograd", nonzero_static, keyset_arg="raw")
 impl("_chunk_cat", "Autograd", _chunk_cat, keyset_arg="raw")
 impl("_chunk_cat.out", "Autograd", _chunk_cat_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_t", "Autograd", special_shifted_chebyshev_polynomial_t, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_t.x_scalar", "Autograd", special_shifted_chebyshev_polynomial_t_x_scalar, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_t.n_scalar", "Autograd", special_shifted_chebyshev_polynomial_t_n_scalar, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_t.out", "Autograd", special_shifted_chebyshev_polynomial_t_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_t.x_scalar_out", "Autograd", special_shifted_chebyshev_polynomial_t_x_scalar_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_t.n_scalar_out", "Autograd", special_shifted_chebyshev_polynomial_t_n_scalar_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_u", "Autograd", special_shifted_chebyshev_polynomial_u, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_u.x_scalar", "Autograd", special_shifted_chebyshev_polynomial_u_x_scalar, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_u.n_scalar", "Autograd", special_shifted_chebyshev_polynomial_u_n_scalar, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_u.out", "Autograd", special_shifted_chebyshev_polynomial_u_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_u.x_scalar_out", "Autograd", special_shifted_chebyshev_polynomial_u_x_scalar_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_u.n_scalar_out", "Autograd", special_shifted_chebyshev_polynomial_u_n_scalar_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_v", "Autograd", special_shifted_chebyshev_polynomial_v, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_v.x_scalar", "Autograd", special_shifted_chebyshev_polynomial_v_x_scalar, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_v.n_scalar", "Autograd", special_shifted_chebyshev_polynomial_v_n_scalar, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_v.out", "Autograd", special_shifted_chebyshev_polynomial_v_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_v.x_scalar_out", "Autograd", special_shifted_chebyshev_polynomial_v_x_scalar_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_v.n_scalar_out", "Autograd", special_shifted_chebyshev_polynomial_v_n_scalar_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_w", "Autograd", special_shifted_chebyshev_polynomial_w, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_w.x_scalar", "Autograd", special_shifted_chebyshev_polynomial_w_x_scalar, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_w.n_scalar", "Autograd", special_shifted_chebyshev_polynomial_w_n_scalar, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_w.out", "Autograd", special_shifted_chebyshev_polynomial_w_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_w.x_scalar_out", "Autograd", special_shifted_chebyshev_polynomial_w_x_scalar_out, keyset_arg="raw")
+impl("special_shifted_chebyshev_polynomial_w.n_scalar_out", "Autograd", special_shifted_chebyshev_polynomial_w_n_scalar_out, keyset_arg="raw")
+impl("view_as_real", "Autograd", view_as_real, keyset_arg="raw")
+impl("view_as_complex", "Autograd", view_as_complex, keyset_arg="raw")
+impl("complex", "Autograd", complex, keyset_arg="raw")
+impl("complex.out", "Autograd", complex_out, keyset_arg="raw")
+impl("polar", "Autograd", polar, keyset_arg="raw")
+impl("polar.out", "Autograd", polar_out, keyset_arg="raw")
+impl("logspace", "Autograd", logspace, keyset_arg="raw")
+impl("logspace.Tensor_Tensor", "Autograd", logspace_Tensor_Tensor, keyset_arg="raw")
+impl("logspace.Tensor_Scalar", "Autograd", logspace_Tensor_Scalar, keyset_arg="raw")
+impl("logspace.Scalar_Tensor", "Autograd", logspace_Scalar_Tensor, keyset_arg="raw")
+impl("logspace.out", "Autograd", logspace_out, keyset_arg="raw")
+impl("logspace.Tensor_Tensor_out", "Autograd", logspace_Tensor_Tensor_out, keyset_arg="raw")
+impl("logspace.Tensor_Scalar_out", "Autograd", logspace_Tensor_Scalar_out, keyset_arg="raw")
+impl("logspace.Scalar_Tensor_out", "Autograd", logspace_Scalar_Tensor_out, keyset_arg="raw")
+impl("renorm.out", "Autograd", renorm_out, keyset_arg="raw")
+impl("renorm", "Autograd", renorm, keyset_arg="raw")
+impl("renorm_", "Autograd", renorm_, keyset_arg="raw")

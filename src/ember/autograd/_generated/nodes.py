@@ -121,6 +121,7 @@ from ember.autograd.formulas import (
     norm_backward,
     not_implemented,
     permute_backwards,
+    polar_backward,
     pow_backward,
     pow_backward_exponent,
     pow_backward_self,
@@ -133,6 +134,7 @@ from ember.autograd.formulas import (
     rad2deg_backward,
     reciprocal_backward,
     remainder_other_backward,
+    renorm_backward,
     repeat_backward,
     roll_backward,
     rsqrt_backward,
@@ -9574,3 +9576,100 @@ class FillBackward1(GeneratedNode):
         else:
             grad_1 = None
         return [grad_0, grad_1]
+
+
+class ViewAsRealBackward0(GeneratedNode):
+    """Backward of aten::view_as_real."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.view_as_complex(grad.contiguous())
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class ViewAsComplexBackward0(GeneratedNode):
+    """Backward of aten::view_as_complex."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.view_as_real(grad.contiguous().resolve_conj())
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class ComplexBackward0(GeneratedNode):
+    """Backward of aten::complex."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[1][0] is not None:
+            grad_1 = at.imag(grad)
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.real(grad)
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
+
+
+class PolarBackward0(GeneratedNode):
+    """Backward of aten::polar."""
+
+    _saved_variables = ('_raw_saved_result',)
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        result = _unpack(node._raw_saved_result, node)
+        grad_input_mask = [node._next_edges[0][0] is not None, node._next_edges[1][0] is not None]
+        if any(grad_input_mask):
+            grad_0, grad_1, = polar_backward(grad, result)
+        else:
+            grad_0 = grad_1 = None
+        return [grad_0, grad_1]
+
+
+class RenormBackward0(GeneratedNode):
+    """Backward of aten::renorm."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_dim = None
+    _saved_maxnorm = None
+    _saved_p = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        maxnorm = node._saved_maxnorm
+        p = node._saved_p
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = renorm_backward(grad, self, p, dim, maxnorm)
+        else:
+            grad_0 = None
+        return [grad_0]

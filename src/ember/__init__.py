@@ -135,6 +135,7 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
     from ember import overrides
     from ember import functional as _functional
     from ember.functional import norm
+    from ember.functional_linalg import lu
     from ember._ops import ops
     from ember import autograd
     from ember import testing

@@ -476,3 +476,9 @@ from ember.autograd.formulas_shape_more import (  # noqa: E402, F401 (derivative
     take_backward,
     trace_backward,
 )
+from ember.autograd.formulas_linalg_lu import (  # noqa: E402, F401 (derivatives.yaml)
+    linalg_lu_backward,
+    linalg_lu_solve_LU,
+    lu_factor_ex_backward,
+    lu_unpack_backward,
+)

@@ -19,6 +19,10 @@ eigvalsh = _f.linalg_eigvalsh
 inv = _f.linalg_inv
 inv_ex = _f.linalg_inv_ex
 lstsq = _f.linalg_lstsq
+lu = _f.linalg_lu
+lu_factor = _f.linalg_lu_factor
+lu_factor_ex = _f.linalg_lu_factor_ex
+lu_solve = _f.linalg_lu_solve
 matrix_norm = _f.linalg_matrix_norm
 matrix_power = _f.linalg_matrix_power
 norm = _f.linalg_norm
@@ -36,5 +40,5 @@ __all__ = [
     "LinAlgError", "cholesky", "cholesky_ex", "det", "eigh", "eigvalsh", "inv", "inv_ex",
     "lstsq", "matrix_norm", "norm", "qr", "slogdet", "solve", "solve_ex", "svd", "svdvals",
     "vector_norm", "diagonal", "eig", "eigvals", "matrix_power", "vecdot",
-    "solve_triangular",
+    "solve_triangular", "lu", "lu_factor", "lu_factor_ex", "lu_solve",
 ]  # fmt: skip

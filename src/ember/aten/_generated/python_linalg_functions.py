@@ -38,6 +38,14 @@ _op_linalg_inv_ex = handle("linalg_inv_ex")
 _op_linalg_inv_ex_inverse = handle("linalg_inv_ex.inverse")
 _op_linalg_lstsq = handle("linalg_lstsq")
 _op_linalg_lstsq_out = handle("linalg_lstsq.out")
+_op_linalg_lu = handle("linalg_lu")
+_op_linalg_lu_out = handle("linalg_lu.out")
+_op_linalg_lu_factor = handle("linalg_lu_factor")
+_op_linalg_lu_factor_out = handle("linalg_lu_factor.out")
+_op_linalg_lu_factor_ex = handle("linalg_lu_factor_ex")
+_op_linalg_lu_factor_ex_out = handle("linalg_lu_factor_ex.out")
+_op_linalg_lu_solve = handle("linalg_lu_solve")
+_op_linalg_lu_solve_out = handle("linalg_lu_solve.out")
 _op_linalg_matrix_norm = handle("linalg_matrix_norm")
 _op_linalg_matrix_norm_out = handle("linalg_matrix_norm.out")
 _op_linalg_matrix_norm_str_ord = handle("linalg_matrix_norm.str_ord")
@@ -360,6 +368,102 @@ def linalg_lstsq(*args, **kwargs):
 
 
 
+_parser_f_linalg_lu = PythonArgParser(
+    [
+        'linalg_lu(Tensor A, *, bool pivot=True, Tensor[3]? out=None)',
+    ],
+)
+
+
+def linalg_lu(*args, **kwargs):
+    """linalg_lu(Tensor A, *, bool pivot=True, Tensor[3]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_linalg_lu.parse(args, kwargs)[1]
+        if v[2] is None:
+            return return_types.linalg_lu(_op_linalg_lu.call(v[0], v[1]))
+        return return_types.linalg_lu_out(_op_linalg_lu_out.call(v[0], v[1], *v[2]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_lu, _parser_f_linalg_lu, args, kwargs, MODULE)
+
+
+
+_parser_f_linalg_lu_factor = PythonArgParser(
+    [
+        'linalg_lu_factor(Tensor A, *, bool pivot=True, Tensor[2]? out=None)',
+    ],
+)
+
+
+def linalg_lu_factor(*args, **kwargs):
+    """linalg_lu_factor(Tensor A, *, bool pivot=True, Tensor[2]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_linalg_lu_factor.parse(args, kwargs)[1]
+        if v[2] is None:
+            return return_types.linalg_lu_factor(_op_linalg_lu_factor.call(v[0], v[1]))
+        return return_types.linalg_lu_factor_out(_op_linalg_lu_factor_out.call(v[0], v[1], *v[2]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_lu_factor, _parser_f_linalg_lu_factor, args, kwargs, MODULE)
+
+
+
+_parser_f_linalg_lu_factor_ex = PythonArgParser(
+    [
+        'linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False, Tensor[3]? out=None)',
+    ],
+)
+
+
+def linalg_lu_factor_ex(*args, **kwargs):
+    """linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False, Tensor[3]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_linalg_lu_factor_ex.parse(args, kwargs)[1]
+        if v[3] is None:
+            return return_types.linalg_lu_factor_ex(_op_linalg_lu_factor_ex.call(v[0], v[1], v[2]))
+        return return_types.linalg_lu_factor_ex_out(_op_linalg_lu_factor_ex_out.call(v[0], v[1], v[2], *v[3]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_lu_factor_ex, _parser_f_linalg_lu_factor_ex, args, kwargs, MODULE)
+
+
+
+_parser_f_linalg_lu_solve = PythonArgParser(
+    [
+        'linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False, Tensor? out=None)',
+    ],
+)
+
+
+def linalg_lu_solve(*args, **kwargs):
+    """linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_linalg_lu_solve.parse(args, kwargs)[1]
+        if v[5] is None:
+            return _op_linalg_lu_solve.call(v[0], v[1], v[2], v[3], v[4])
+        return _op_linalg_lu_solve_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_lu_solve, _parser_f_linalg_lu_solve, args, kwargs, MODULE)
+
+
+
 _parser_f_linalg_matrix_norm = PythonArgParser(
     [
         'linalg_matrix_norm(Tensor input, Scalar ord, int[] dim=[-2, -1], bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)',
@@ -659,4 +763,4 @@ def linalg_vector_norm(*args, **kwargs):
     return handle_function(linalg_vector_norm, _parser_f_linalg_vector_norm, args, kwargs, MODULE)
 
 
-__all__ = ['_linalg_eigvals', 'linalg_cholesky', 'linalg_cholesky_ex', 'linalg_det', 'linalg_diagonal', 'linalg_eig', 'linalg_eigh', 'linalg_eigvals', 'linalg_eigvalsh', 'linalg_inv', 'linalg_inv_ex', 'linalg_lstsq', 'linalg_matrix_norm', 'linalg_matrix_power', 'linalg_norm', 'linalg_qr', 'linalg_slogdet', 'linalg_solve', 'linalg_solve_ex', 'linalg_solve_triangular', 'linalg_svd', 'linalg_svdvals', 'linalg_vecdot', 'linalg_vector_norm']
+__all__ = ['_linalg_eigvals', 'linalg_cholesky', 'linalg_cholesky_ex', 'linalg_det', 'linalg_diagonal', 'linalg_eig', 'linalg_eigh', 'linalg_eigvals', 'linalg_eigvalsh', 'linalg_inv', 'linalg_inv_ex', 'linalg_lstsq', 'linalg_lu', 'linalg_lu_factor', 'linalg_lu_factor_ex', 'linalg_lu_solve', 'linalg_matrix_norm', 'linalg_matrix_power', 'linalg_norm', 'linalg_qr', 'linalg_slogdet', 'linalg_solve', 'linalg_solve_ex', 'linalg_solve_triangular', 'linalg_svd', 'linalg_svdvals', 'linalg_vecdot', 'linalg_vector_norm']

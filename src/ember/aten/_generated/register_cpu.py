@@ -6507,6 +6507,94 @@ def _linalg_eigh_eigenvalues(A, UPLO, compute_v, eigenvalues, eigenvectors):
     return eigenvalues, eigenvectors
 
 
+# linalg_lu_factor_ex.out: structured
+
+
+def linalg_lu_factor_ex(A, pivot, check_errors):
+    meta = M.linalg_lu_factor_ex(A, pivot, check_errors)
+    LU, pivots, info = meta.allocate()
+    N.linalg_lu_factor_ex_out(meta, A, pivot, check_errors, LU, pivots, info)
+    return LU, pivots, info
+
+
+def linalg_lu_factor_ex_out(A, pivot, check_errors, LU, pivots, info):
+    meta = M.linalg_lu_factor_ex(A, pivot, check_errors)
+    if LU is A:
+        meta.check_read_write(LU)
+    if pivots is A:
+        meta.check_read_write(pivots, 1)
+    if info is A:
+        meta.check_read_write(info, 2)
+    meta.resize_outputs(LU, pivots, info)
+    N.linalg_lu_factor_ex_out(meta, A, pivot, check_errors, LU, pivots, info)
+    return LU, pivots, info
+
+
+# linalg_lu.out: structured
+
+
+def linalg_lu(A, pivot):
+    meta = M.linalg_lu(A, pivot)
+    P, L, U = meta.allocate()
+    N.linalg_lu_out(meta, A, pivot, P, L, U)
+    return P, L, U
+
+
+def linalg_lu_out(A, pivot, P, L, U):
+    meta = M.linalg_lu(A, pivot)
+    if P is A:
+        meta.check_read_write(P)
+    if L is A:
+        meta.check_read_write(L, 1)
+    if U is A:
+        meta.check_read_write(U, 2)
+    meta.resize_outputs(P, L, U)
+    N.linalg_lu_out(meta, A, pivot, P, L, U)
+    return P, L, U
+
+
+# linalg_lu_solve.out: structured
+
+
+def linalg_lu_solve(LU, pivots, B, left, adjoint):
+    meta = M.linalg_lu_solve(LU, pivots, B, left, adjoint)
+    out = meta.allocate()
+    N.linalg_lu_solve_out(meta, LU, pivots, B, left, adjoint, out)
+    return out
+
+
+def linalg_lu_solve_out(LU, pivots, B, left, adjoint, out):
+    meta = M.linalg_lu_solve(LU, pivots, B, left, adjoint)
+    if out is LU or out is pivots or out is B:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    N.linalg_lu_solve_out(meta, LU, pivots, B, left, adjoint, out)
+    return out
+
+
+# lu_unpack.out: structured
+
+
+def lu_unpack(LU_data, LU_pivots, unpack_data, unpack_pivots):
+    meta = M.lu_unpack(LU_data, LU_pivots, unpack_data, unpack_pivots)
+    P, L, U = meta.allocate()
+    N.lu_unpack_out(meta, LU_data, LU_pivots, unpack_data, unpack_pivots, P, L, U)
+    return P, L, U
+
+
+def lu_unpack_out(LU_data, LU_pivots, unpack_data, unpack_pivots, P, L, U):
+    meta = M.lu_unpack(LU_data, LU_pivots, unpack_data, unpack_pivots)
+    if P is LU_data or P is LU_pivots:
+        meta.check_read_write(P)
+    if L is LU_data or L is LU_pivots:
+        meta.check_read_write(L, 1)
+    if U is LU_data or U is LU_pivots:
+        meta.check_read_write(U, 2)
+    meta.resize_outputs(P, L, U)
+    N.lu_unpack_out(meta, LU_data, LU_pivots, unpack_data, unpack_pivots, P, L, U)
+    return P, L, U
+
+
 impl("add.Tensor", "CPU", add_Tensor)
 impl("add_.Tensor", "CPU", add__Tensor)
 impl("add.out", "CPU", add_out)
@@ -7026,6 +7114,14 @@ impl("_linalg_svd", "CPU", _linalg_svd)
 impl("_linalg_svd.U", "CPU", _linalg_svd_U)
 impl("_linalg_eigh", "CPU", _linalg_eigh)
 impl("_linalg_eigh.eigenvalues", "CPU", _linalg_eigh_eigenvalues)
+impl("linalg_lu_factor_ex", "CPU", linalg_lu_factor_ex)
+impl("linalg_lu_factor_ex.out", "CPU", linalg_lu_factor_ex_out)
+impl("linalg_lu", "CPU", linalg_lu)
+impl("linalg_lu.out", "CPU", linalg_lu_out)
+impl("linalg_lu_solve", "CPU", linalg_lu_solve)
+impl("linalg_lu_solve.out", "CPU", linalg_lu_solve_out)
+impl("lu_unpack", "CPU", lu_unpack)
+impl("lu_unpack.out", "CPU", lu_unpack_out)
 impl("abs.out", "CPU", N.abs_out)
 impl("conj_physical.out", "CPU", N.conj_physical_out)
 impl("arange.start_out", "CPU", N.arange_start_out)

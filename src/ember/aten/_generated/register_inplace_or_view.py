@@ -7357,6 +7357,62 @@ def linalg_solve_triangular_out(keyset, self, B, upper, left, unitriangular, out
     return finish_inplace(result, out)
 
 
+_linalg_lu_factor_ex_out = handle("linalg_lu_factor_ex.out")
+
+
+def linalg_lu_factor_ex_out(keyset, A, pivot, check_errors, LU, pivots, info):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _linalg_lu_factor_ex_out.redispatch(keyset & AFTER, A, pivot, check_errors, LU, pivots, info)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, LU, pivots, info)
+
+
+_linalg_lu_out = handle("linalg_lu.out")
+
+
+def linalg_lu_out(keyset, A, pivot, P, L, U):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _linalg_lu_out.redispatch(keyset & AFTER, A, pivot, P, L, U)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, P, L, U)
+
+
+_linalg_lu_solve_out = handle("linalg_lu_solve.out")
+
+
+def linalg_lu_solve_out(keyset, LU, pivots, B, left, adjoint, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _linalg_lu_solve_out.redispatch(keyset & AFTER, LU, pivots, B, left, adjoint, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_lu_unpack_out = handle("lu_unpack.out")
+
+
+def lu_unpack_out(keyset, LU_data, LU_pivots, unpack_data, unpack_pivots, P, L, U):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _lu_unpack_out.redispatch(keyset & AFTER, LU_data, LU_pivots, unpack_data, unpack_pivots, P, L, U)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, P, L, U)
+
+
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
 impl("_conj", "ADInplaceOrView", _conj, keyset_arg="raw")
@@ -7882,3 +7938,7 @@ impl("fft_rfftfreq.out", "ADInplaceOrView", fft_rfftfreq_out, keyset_arg="raw")
 impl("linalg_eig.out", "ADInplaceOrView", linalg_eig_out, keyset_arg="raw")
 impl("linalg_eigvals.out", "ADInplaceOrView", linalg_eigvals_out, keyset_arg="raw")
 impl("linalg_solve_triangular.out", "ADInplaceOrView", linalg_solve_triangular_out, keyset_arg="raw")
+impl("linalg_lu_factor_ex.out", "ADInplaceOrView", linalg_lu_factor_ex_out, keyset_arg="raw")
+impl("linalg_lu.out", "ADInplaceOrView", linalg_lu_out, keyset_arg="raw")
+impl("linalg_lu_solve.out", "ADInplaceOrView", linalg_lu_solve_out, keyset_arg="raw")
+impl("lu_unpack.out", "ADInplaceOrView", lu_unpack_out, keyset_arg="raw")

@@ -3902,6 +3902,66 @@ def _linalg_eigh_eigenvalues(A, UPLO, compute_v, eigenvalues, eigenvectors):
     return eigenvalues, eigenvectors
 
 
+# linalg_lu_factor_ex.out: structured
+
+
+def linalg_lu_factor_ex(A, pivot, check_errors):
+    meta = M.linalg_lu_factor_ex(A, pivot, check_errors)
+    LU, pivots, info = meta.allocate()
+    return LU, pivots, info
+
+
+def linalg_lu_factor_ex_out(A, pivot, check_errors, LU, pivots, info):
+    meta = M.linalg_lu_factor_ex(A, pivot, check_errors)
+    meta.resize_outputs(LU, pivots, info)
+    return LU, pivots, info
+
+
+# linalg_lu.out: structured
+
+
+def linalg_lu(A, pivot):
+    meta = M.linalg_lu(A, pivot)
+    P, L, U = meta.allocate()
+    return P, L, U
+
+
+def linalg_lu_out(A, pivot, P, L, U):
+    meta = M.linalg_lu(A, pivot)
+    meta.resize_outputs(P, L, U)
+    return P, L, U
+
+
+# linalg_lu_solve.out: structured
+
+
+def linalg_lu_solve(LU, pivots, B, left, adjoint):
+    meta = M.linalg_lu_solve(LU, pivots, B, left, adjoint)
+    out = meta.allocate()
+    return out
+
+
+def linalg_lu_solve_out(LU, pivots, B, left, adjoint, out):
+    meta = M.linalg_lu_solve(LU, pivots, B, left, adjoint)
+    meta.resize_outputs(out)
+    return out
+
+
+# lu_unpack.out: structured
+
+
+def lu_unpack(LU_data, LU_pivots, unpack_data, unpack_pivots):
+    meta = M.lu_unpack(LU_data, LU_pivots, unpack_data, unpack_pivots)
+    P, L, U = meta.allocate()
+    return P, L, U
+
+
+def lu_unpack_out(LU_data, LU_pivots, unpack_data, unpack_pivots, P, L, U):
+    meta = M.lu_unpack(LU_data, LU_pivots, unpack_data, unpack_pivots)
+    meta.resize_outputs(P, L, U)
+    return P, L, U
+
+
 def abs_out(self, out):
     M.check_copy_devices(self, out)
     return N.abs_out(self, out)
@@ -4576,6 +4636,14 @@ impl("_linalg_svd", "Meta", _linalg_svd)
 impl("_linalg_svd.U", "Meta", _linalg_svd_U)
 impl("_linalg_eigh", "Meta", _linalg_eigh)
 impl("_linalg_eigh.eigenvalues", "Meta", _linalg_eigh_eigenvalues)
+impl("linalg_lu_factor_ex", "Meta", linalg_lu_factor_ex)
+impl("linalg_lu_factor_ex.out", "Meta", linalg_lu_factor_ex_out)
+impl("linalg_lu", "Meta", linalg_lu)
+impl("linalg_lu.out", "Meta", linalg_lu_out)
+impl("linalg_lu_solve", "Meta", linalg_lu_solve)
+impl("linalg_lu_solve.out", "Meta", linalg_lu_solve_out)
+impl("lu_unpack", "Meta", lu_unpack)
+impl("lu_unpack.out", "Meta", lu_unpack_out)
 impl("abs.out", "Meta", abs_out)
 impl("conj_physical.out", "Meta", conj_physical_out)
 impl("arange.start_out", "Meta", N.arange_start_out)

@@ -26,3 +26,4 @@ from .python_inplace import *  # noqa: F403
 from .reduction import *  # noqa: F403
 from .softmax import *  # noqa: F403
 from .sorting import *  # noqa: F403
+from .linalg_lu import *  # noqa: F403, E402

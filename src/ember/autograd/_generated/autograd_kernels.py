@@ -20063,6 +20063,166 @@ def linalg_solve_triangular(ks, self, B, upper, left, unitriangular):
     return result
 
 
+_linalg_lu_factor_ex = handle("linalg_lu_factor_ex")
+
+
+def linalg_lu_factor_ex(ks, A, pivot, check_errors):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (A._requires_grad)
+    if requires:
+        node = nodes.LinalgLuFactorExBackward0()
+        node._next_edges = (gradient_edge(A),)
+        node._saved_pivot = pivot
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _linalg_lu_factor_ex.redispatch(ks & AFTER_AUTOGRAD, A, pivot, check_errors)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+        node._raw_saved_LU = SavedVariable(result[0], True)
+        node._raw_saved_pivots = SavedVariable(result[1], True)
+    return result
+
+
+_linalg_lu_factor_ex_out = handle("linalg_lu_factor_ex.out")
+
+
+def linalg_lu_factor_ex_out(ks, A, pivot, check_errors, LU, pivots, info):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (A._requires_grad or LU._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="linalg_lu_factor_ex"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _linalg_lu_factor_ex_out.redispatch(ks & AFTER_AUTOGRAD, A, pivot, check_errors, LU, pivots, info)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_linalg_lu = handle("linalg_lu")
+
+
+def linalg_lu(ks, A, pivot):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (A._requires_grad)
+    if requires:
+        node = nodes.LinalgLuBackward0()
+        node._next_edges = (gradient_edge(A),)
+        node._saved_pivot = pivot
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _linalg_lu.redispatch(ks & AFTER_AUTOGRAD, A, pivot)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[1], result[2],), node)
+        node._raw_saved_L = SavedVariable(result[1], True)
+        node._raw_saved_P = SavedVariable(result[0], True)
+        node._raw_saved_U = SavedVariable(result[2], True)
+    return result
+
+
+_linalg_lu_out = handle("linalg_lu.out")
+
+
+def linalg_lu_out(ks, A, pivot, P, L, U):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (A._requires_grad or L._requires_grad or U._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="linalg_lu"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _linalg_lu_out.redispatch(ks & AFTER_AUTOGRAD, A, pivot, P, L, U)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_linalg_lu_solve = handle("linalg_lu_solve")
+
+
+def linalg_lu_solve(ks, LU, pivots, B, left, adjoint):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (pivots._requires_grad):
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(fn="linalg_lu_solve", arg="pivots"))
+    requires = ts.grad_mode and (LU._requires_grad or B._requires_grad)
+    if requires:
+        node = nodes.LinalgLuSolveBackward0()
+        node._next_edges = (gradient_edge(LU), gradient_edge(B))
+        node._raw_saved_LU = SavedVariable(LU)
+        node._saved_adjoint = adjoint
+        node._saved_left = left
+        node._raw_saved_pivots = SavedVariable(pivots)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _linalg_lu_solve.redispatch(ks & AFTER_AUTOGRAD, LU, pivots, B, left, adjoint)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        if node.should_compute_output(0):
+            node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_linalg_lu_solve_out = handle("linalg_lu_solve.out")
+
+
+def linalg_lu_solve_out(ks, LU, pivots, B, left, adjoint, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (LU._requires_grad or pivots._requires_grad or B._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="linalg_lu_solve"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _linalg_lu_solve_out.redispatch(ks & AFTER_AUTOGRAD, LU, pivots, B, left, adjoint, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_lu_unpack = handle("lu_unpack")
+
+
+def lu_unpack(ks, LU_data, LU_pivots, unpack_data, unpack_pivots):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (LU_data._requires_grad)
+    if requires:
+        node = nodes.LuUnpackBackward0()
+        node._next_edges = (gradient_edge(LU_data),)
+        node._saved_LU_data_sizes = LU_data._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _lu_unpack.redispatch(ks & AFTER_AUTOGRAD, LU_data, LU_pivots, unpack_data, unpack_pivots)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[1], result[2],), node)
+    return result
+
+
+_lu_unpack_out = handle("lu_unpack.out")
+
+
+def lu_unpack_out(ks, LU_data, LU_pivots, unpack_data, unpack_pivots, P, L, U):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (LU_data._requires_grad or L._requires_grad or U._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="lu_unpack"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _lu_unpack_out.redispatch(ks & AFTER_AUTOGRAD, LU_data, LU_pivots, unpack_data, unpack_pivots, P, L, U)
+    finally:
+        ts.excluded = prev
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -21083,3 +21243,11 @@ impl("_linalg_eigvals", "Autograd", _linalg_eigvals, keyset_arg="raw")
 impl("linalg_eigvals.out", "Autograd", linalg_eigvals_out, keyset_arg="raw")
 impl("linalg_solve_triangular.out", "Autograd", linalg_solve_triangular_out, keyset_arg="raw")
 impl("linalg_solve_triangular", "Autograd", linalg_solve_triangular, keyset_arg="raw")
+impl("linalg_lu_factor_ex", "Autograd", linalg_lu_factor_ex, keyset_arg="raw")
+impl("linalg_lu_factor_ex.out", "Autograd", linalg_lu_factor_ex_out, keyset_arg="raw")
+impl("linalg_lu", "Autograd", linalg_lu, keyset_arg="raw")
+impl("linalg_lu.out", "Autograd", linalg_lu_out, keyset_arg="raw")
+impl("linalg_lu_solve", "Autograd", linalg_lu_solve, keyset_arg="raw")
+impl("linalg_lu_solve.out", "Autograd", linalg_lu_solve_out, keyset_arg="raw")
+impl("lu_unpack", "Autograd", lu_unpack, keyset_arg="raw")
+impl("lu_unpack.out", "Autograd", lu_unpack_out, keyset_arg="raw")

@@ -82,6 +82,8 @@ from ember.autograd.formulas import (
     linalg_inv_backward,
     linalg_lstsq_backward_b,
     linalg_lstsq_backward_self,
+    linalg_lu_backward,
+    linalg_lu_solve_LU,
     linalg_qr_backward,
     linalg_solve_backward_A,
     linalg_solve_backward_B,
@@ -95,6 +97,8 @@ from ember.autograd.formulas import (
     logcumsumexp_backward,
     logit_backward,
     logsumexp_backward,
+    lu_factor_ex_backward,
+    lu_unpack_backward,
     masked_fill_backward,
     masked_select_backward,
     max_pool_double_backward,
@@ -9208,3 +9212,99 @@ class LinalgSolveTriangularBackward0(GeneratedNode):
         else:
             grad_0 = None
         return [grad_0, grad_1]
+
+
+class LinalgLuFactorExBackward0(GeneratedNode):
+    """Backward of aten::linalg_lu_factor_ex."""
+
+    _saved_variables = ('_raw_saved_LU', '_raw_saved_pivots')
+    _saved_pivot = None
+    _raw_saved_LU = None
+    _saved_LU = SavedTensor('_raw_saved_LU')
+    _raw_saved_pivots = None
+    _saved_pivots = SavedTensor('_raw_saved_pivots')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        pivot = node._saved_pivot
+        LU = _unpack(node._raw_saved_LU, node)
+        pivots = _unpack(node._raw_saved_pivots, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = lu_factor_ex_backward(grad, LU, pivots, pivot)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class LinalgLuBackward0(GeneratedNode):
+    """Backward of aten::linalg_lu."""
+
+    _saved_variables = ('_raw_saved_L', '_raw_saved_P', '_raw_saved_U')
+    _saved_pivot = None
+    _raw_saved_L = None
+    _saved_L = SavedTensor('_raw_saved_L')
+    _raw_saved_P = None
+    _saved_P = SavedTensor('_raw_saved_P')
+    _raw_saved_U = None
+    _saved_U = SavedTensor('_raw_saved_U')
+
+    def apply(node, grads):
+        pivot = node._saved_pivot
+        L = _unpack(node._raw_saved_L, node)
+        P = _unpack(node._raw_saved_P, node)
+        U = _unpack(node._raw_saved_U, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = linalg_lu_backward(grads[0], grads[1], P, L, U, pivot)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class LinalgLuSolveBackward0(GeneratedNode):
+    """Backward of aten::linalg_lu_solve."""
+
+    _saved_variables = ('_raw_saved_LU', '_raw_saved_pivots', '_raw_saved_result')
+    _raw_saved_LU = None
+    _saved_LU = SavedTensor('_raw_saved_LU')
+    _saved_adjoint = None
+    _saved_left = None
+    _raw_saved_pivots = None
+    _saved_pivots = SavedTensor('_raw_saved_pivots')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        LU = _unpack(node._raw_saved_LU, node)
+        adjoint = node._saved_adjoint
+        left = node._saved_left
+        pivots = _unpack(node._raw_saved_pivots, node)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = at.linalg_lu_solve(LU, pivots, grad, left, not adjoint) if grad is not None else None
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = linalg_lu_solve_LU(grad, LU, pivots, result, left, adjoint)
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
+
+
+class LuUnpackBackward0(GeneratedNode):
+    """Backward of aten::lu_unpack."""
+
+    _saved_variables = ()
+    _saved_LU_data_sizes = None
+
+    def apply(node, grads):
+        LU_data_sizes = node._saved_LU_data_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = lu_unpack_backward(grads[0], grads[1], LU_data_sizes[-2], LU_data_sizes[-1])
+        else:
+            grad_0 = None
+        return [grad_0]

@@ -1,0 +1,329 @@
+"""The LU family, the Cholesky helpers, triangular_solve, matrix_exp, pinv, matrix_rank, cond,
+cross, multi_dot, vander, tensorinv and tensorsolve against PyTorch 2.13: values (LAPACK's own
+pivots), shapes, strides, dtypes, return types, grad_fn names and gradients, out=, the
+operators a TorchDispatchMode sees, and PyTorch's errors (type and text)."""
+
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from oracle import torch
+
+import ember
+from ember.utils._python_dispatch import TorchDispatchMode
+
+
+def _values(shape, dtype="float64", seed=0, shift=0.0):
+    rng = np.random.default_rng(seed)
+    values = rng.standard_normal(shape)
+    if dtype.startswith("complex"):
+        values = values + 1j * rng.standard_normal(shape)
+    if shift and len(shape) >= 2 and shape[-1] == shape[-2]:
+        values = values + shift * np.eye(shape[-1])
+    return values
+
+
+def _t(lib, values, dtype="float64", requires_grad=False):
+    return lib.tensor(values, dtype=getattr(lib, dtype), requires_grad=requires_grad)
+
+
+def _spd_values(shape, seed=0):
+    x = _values(shape, seed=seed)
+    return x @ np.swapaxes(x, -1, -2) + shape[-1] * np.eye(shape[-1])
+
+
+def _run(fn, lib):
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return fn(lib), None
+    except Exception as error:  # noqa: BLE001 (compared with torch's)
+        return None, error
+
+
+def _leaves(value):
+    if isinstance(value, (list, tuple)):
+        return [leaf for item in value for leaf in _leaves(item)]
+    return [value]
+
+
+def _compare(fn, rtol=1e-7, strides=True):
+    e, e_error = _run(fn, ember)
+    t, t_error = _run(fn, torch)
+    if e_error is not None or t_error is not None:
+        assert type(e_error).__name__ == type(t_error).__name__, (e_error, t_error)
+        assert str(e_error) == str(t_error)
+        return None, None
+    assert type(e).__name__ == type(t).__name__
+    for x, y in zip(_leaves(e), _leaves(t), strict=True):
+        if not isinstance(y, torch.Tensor):
+            assert x == y
+            continue
+        assert tuple(x.shape) == tuple(y.shape)
+        if strides:
+            assert tuple(x.stride()) == tuple(y.stride()), (x.stride(), y.stride())
+        assert x.dtype.name == str(y.dtype).removeprefix("torch.")
+        np.testing.assert_allclose(
+            x.detach().numpy(),
+            y.detach().resolve_conj().numpy(),
+            rtol=rtol,
+            atol=rtol,
+            equal_nan=True,
+        )
+    return e, t
+
+
+def _error(fn):
+    e, e_error = _run(fn, ember)
+    t, t_error = _run(fn, torch)
+    assert t_error is not None
+    assert type(e_error).__name__ == type(t_error).__name__, (e_error, t_error)
+    assert str(e_error) == str(t_error)
+
+
+def _grads(fn, inputs, seed=3):
+    """d(sum(out * cotangent))/d inputs in both libraries, compared; the grad_fn names too."""
+    results = {}
+    for lib in (ember, torch):
+        leaves = [_t(lib, v, requires_grad=True) for v in inputs]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            out = fn(lib, *leaves)
+        outs = [o for o in _leaves(out) if isinstance(o, lib.Tensor) and o.requires_grad]
+        rng = np.random.default_rng(seed)
+        cots = [_t(lib, rng.standard_normal(tuple(o.shape))) for o in outs]
+        grads = lib.autograd.grad(outs, leaves, cots, allow_unused=True)
+        names = [type(o.grad_fn).__name__ for o in outs]
+        results[lib] = (names, [None if g is None else g.detach().numpy() for g in grads])
+    assert results[ember][0] == results[torch][0]
+    for got, want in zip(results[ember][1], results[torch][1], strict=True):
+        assert (got is None) == (want is None)
+        if want is not None:
+            np.testing.assert_allclose(got, want, rtol=1e-7, atol=1e-9)
+
+
+class _Ops(TorchDispatchMode):
+    def __init__(self):
+        super().__init__()
+        self.names = []
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        self.names.append(str(func))
+        return func(*args, **(kwargs or {}))
+
+
+def _seen(fn, lib, mode_cls):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with mode_cls() as mode:
+            fn(lib)
+    return mode.names
+
+
+def _same_ops(fn):
+    from torch.utils._python_dispatch import TorchDispatchMode as TorchMode
+
+    class TorchOps(TorchMode):
+        def __init__(self):
+            super().__init__()
+            self.names = []
+
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            self.names.append(str(func))
+            return func(*args, **(kwargs or {}))
+
+    assert _seen(fn, ember, _Ops) == _seen(fn, torch, TorchOps)
+
+
+# -- the LU family ---------------------------------------------------------------------------
+
+LU_SHAPES = [(3, 3), (3, 5), (5, 3), (2, 4, 4), (2, 1, 3, 4), (0, 3, 3), (3, 0), (0, 0), (1, 1)]
+
+
+@pytest.mark.parametrize("shape", LU_SHAPES)
+@pytest.mark.parametrize("dtype", ["float64", "float32", "complex128"])
+def test_lu_factor_values_pivots_strides(shape, dtype):
+    values = _values(shape, dtype)
+    _compare(lambda lib: lib.linalg.lu_factor(_t(lib, values, dtype)), rtol=1e-5)
+    _compare(lambda lib: lib.linalg.lu_factor_ex(_t(lib, values, dtype)), rtol=1e-5)
+    _compare(lambda lib: lib.linalg.lu(_t(lib, values, dtype)), rtol=1e-5)
+    _compare(lambda lib: lib.lu_unpack(*lib.linalg.lu_factor(_t(lib, values, dtype))), rtol=1e-5)
+    _compare(lambda lib: lib.lu(_t(lib, values, dtype), get_infos=True), rtol=1e-5)
+    _compare(lambda lib: lib.lu(_t(lib, values, dtype)), rtol=1e-5)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(1, 5), st.integers(1, 5), st.integers(0, 2), st.integers(0, 1000), st.booleans())
+def test_lu_pivots_are_lapacks(m, n, batch, seed, singular):
+    """Ties and zero columns included: the pivots are getrf's, element for element."""
+    values = np.round(_values((batch, m, n) if batch else (m, n), seed=seed))
+    if singular:
+        values[..., 0] = 0
+    e, t = _compare(lambda lib: lib.linalg.lu_factor_ex(_t(lib, values)))
+    assert e.pivots.tolist() == t.pivots.tolist()
+    assert e.info.tolist() == t.info.tolist()
+
+
+@pytest.mark.parametrize("left", [True, False])
+@pytest.mark.parametrize("adjoint", [True, False])
+@pytest.mark.parametrize("dtype", ["float64", "complex128"])
+@pytest.mark.parametrize(("a_shape", "b_shape"), [((3, 3), (3, 2)), ((2, 3, 3), (4, 2, 3, 3))])
+def test_lu_solve(left, adjoint, dtype, a_shape, b_shape):
+    a = _values(a_shape, dtype, shift=3.0)
+    b = _values(b_shape if left else b_shape[:-2] + b_shape[-2:][::-1], dtype, seed=1)
+
+    def fn(lib):
+        LU, pivots = lib.linalg.lu_factor(_t(lib, a, dtype))  # noqa: N806
+        return lib.linalg.lu_solve(LU, pivots, _t(lib, b, dtype), left=left, adjoint=adjoint)
+
+    _compare(fn)
+
+
+def test_lu_solve_deprecated_spelling_and_out():
+    a, b = _values((3, 3), shift=3.0), _values((3, 2), seed=1)
+
+    def fn(lib):
+        LU, pivots = lib.linalg.lu_factor(_t(lib, a))  # noqa: N806
+        out = lib.empty(0, dtype=lib.float64)
+        result = lib.lu_solve(_t(lib, b), LU, pivots, out=out)
+        return result, out, lib.lu_solve(_t(lib, b), LU, pivots)
+
+    _compare(fn)
+
+
+def test_lu_out_variants():
+    a = _values((2, 3, 4))
+
+    def fn(lib):
+        outs = (lib.empty(0, dtype=lib.float64), lib.empty(0, dtype=lib.int32))
+        LU, pivots = lib.linalg.lu_factor(_t(lib, a), out=outs)  # noqa: N806
+        info = lib.empty(0, dtype=lib.int32)
+        ex = lib.linalg.lu_factor_ex(
+            _t(lib, a),
+            out=(lib.empty(0, dtype=lib.float64),) + (lib.empty(0, dtype=lib.int32), info),
+        )
+        plu = [lib.empty(0, dtype=lib.float64) for _ in range(3)]
+        lib.linalg.lu(_t(lib, a), out=plu)
+        unpacked = [lib.empty(0, dtype=lib.float64) for _ in range(3)]
+        lib.lu_unpack(LU, pivots, out=unpacked)
+        return outs, ex, plu, unpacked
+
+    _compare(fn)
+
+
+def test_lu_unpack_flags_and_integer_data():
+    a = _values((4, 3))
+    _compare(lambda lib: lib.lu_unpack(*lib.linalg.lu_factor(_t(lib, a)), unpack_data=False))
+    _compare(lambda lib: lib.lu_unpack(*lib.linalg.lu_factor(_t(lib, a)), unpack_pivots=False))
+    _compare(
+        lambda lib: lib.lu_unpack(
+            lib.arange(12).reshape(4, 3), lib.tensor([3, 3, 3], dtype=lib.int32)
+        )
+    )
+
+
+LU_ERRORS = [
+    lambda lib: lib.linalg.lu_factor(lib.zeros(3, 3)),
+    lambda lib: lib.linalg.lu_factor(lib.zeros(2, 3, 3)),
+    lambda lib: lib.linalg.lu_factor(lib.zeros(3, 3), pivot=False),
+    lambda lib: lib.linalg.lu_factor(lib.zeros(3)),
+    lambda lib: lib.linalg.lu_factor(lib.zeros(3, 3, dtype=lib.int64)),
+    lambda lib: lib.linalg.lu_factor(lib.zeros(3, 3, dtype=lib.float16)),
+    lambda lib: lib.linalg.lu_factor_ex(lib.zeros(2, 3, 3), check_errors=True),
+    lambda lib: lib.linalg.lu(lib.zeros(3, 3, dtype=lib.int64)),
+    lambda lib: lib.linalg.lu(lib.zeros(3)),
+    lambda lib: lib.linalg.lu(lib.zeros(3, 3), pivot=False),
+    lambda lib: lib.lu(lib.zeros(3, 3), pivot=False),
+    lambda lib: lib.lu(lib.eye(3), out=(lib.empty(0),)),
+    lambda lib: lib.lu_unpack(lib.zeros(3, 3), lib.zeros(3)),
+    lambda lib: lib.lu_unpack(lib.zeros(3), lib.zeros(3, dtype=lib.int32)),
+    lambda lib: lib.lu_unpack(lib.zeros(3, 3), lib.ones(3, dtype=lib.int32) * 7),
+    lambda lib: lib.lu_unpack(lib.zeros(5, 3), lib.tensor([0, 5, 5], dtype=lib.int32)),
+    lambda lib: lib.linalg.lu_solve(
+        lib.eye(3), lib.ones(3, dtype=lib.int32), lib.ones(3, 2, dtype=lib.float64)
+    ),
+    lambda lib: lib.linalg.lu_solve(lib.eye(3), lib.ones(3, dtype=lib.int64), lib.ones(3, 2)),
+    lambda lib: lib.linalg.lu_solve(lib.eye(3), lib.ones(2, dtype=lib.int32), lib.ones(3, 2)),
+    lambda lib: lib.linalg.lu_solve(lib.eye(3), lib.ones(2, 3, dtype=lib.int32), lib.ones(3, 2)),
+    lambda lib: lib.linalg.lu_solve(lib.eye(3), lib.ones(3, dtype=lib.int32), lib.ones(2, 2)),
+    lambda lib: lib.linalg.lu_solve(lib.eye(3), lib.ones(3, dtype=lib.int32), lib.ones(2)),
+    lambda lib: lib.linalg.lu_solve(lib.ones(3, 2), lib.ones(3, dtype=lib.int32), lib.ones(3, 2)),
+    lambda lib: lib.linalg.lu_solve(
+        lib.eye(3, dtype=lib.int64), lib.ones(3, dtype=lib.int32), lib.ones(3, 2, dtype=lib.int64)
+    ),
+    lambda lib: lib.linalg.lu_solve(
+        lib.eye(3).expand(2, 3, 3), lib.ones(2, 3, dtype=lib.int32), lib.ones(4, 3, 2)
+    ),
+    lambda lib: lib.linalg.lu_solve(lib.eye(3), lib.ones(3, dtype=lib.int32) * 9, lib.ones(3, 2)),
+    lambda lib: lib.linalg.lu_solve(
+        lib.eye(3), lib.ones(3, dtype=lib.int32), lib.ones(3, 2), left=False
+    ),
+]
+
+
+@pytest.mark.parametrize("index", range(len(LU_ERRORS)))
+def test_lu_errors(index):
+    _error(LU_ERRORS[index])
+
+
+@pytest.mark.parametrize("shape", [(3, 3), (3, 5), (5, 3), (2, 4, 4)])
+def test_lu_grads(shape):
+    a = _values(shape, shift=2.0)
+    _grads(lambda lib, x: lib.linalg.lu_factor(x).LU, [a])
+    _grads(lambda lib, x: lib.linalg.lu(x)[1:], [a])
+    _grads(lambda lib, x: lib.linalg.lu(x).L, [a])
+    _grads(lambda lib, x: lib.linalg.lu(x).U, [a])
+    _grads(lambda lib, x: lib.lu_unpack(*lib.linalg.lu_factor(x.detach()))[1:], [a])
+    _grads(lambda lib, x: lib.lu_unpack(x, lib.linalg.lu_factor(x.detach()).pivots).U, [a])
+    _grads(lambda lib, x: lib.lu_unpack(x, lib.linalg.lu_factor(x.detach()).pivots).L, [a])
+
+
+@pytest.mark.parametrize("left", [True, False])
+@pytest.mark.parametrize("adjoint", [True, False])
+def test_lu_solve_grads(left, adjoint):
+    a, b = _values((2, 3, 3), shift=3.0), _values((2, 3, 2) if left else (2, 2, 3), seed=1)
+
+    def fn(lib, x, y):
+        LU, pivots = lib.linalg.lu_factor(x)  # noqa: N806
+        return lib.linalg.lu_solve(LU, pivots, y, left=left, adjoint=adjoint)
+
+    _grads(fn, [a, b])
+
+
+def test_lu_dispatch_sequence():
+    a = _values((3, 3), shift=3.0)
+    _same_ops(lambda lib: lib.linalg.lu_factor(_t(lib, a)))
+    _same_ops(lambda lib: lib.lu(_t(lib, a)))
+    _same_ops(lambda lib: lib.linalg.lu(_t(lib, a)))
+    _same_ops(lambda lib: lib.lu_solve(_t(lib, a), *lib.linalg.lu_factor(_t(lib, a))))
+
+
+DEPRECATED = {
+    "lu": "torch.lu(torch.eye(3))",
+    "cholesky": "torch.cholesky(torch.eye(3))",
+    "triangular_solve": "torch.triangular_solve(torch.eye(3), torch.eye(3))",
+}
+
+
+@pytest.mark.parametrize("name", sorted(DEPRECATED))
+def test_deprecation_warnings_once(name):
+    """TORCH_WARN_ONCE's text (and its source line), the first call of the process only."""
+    import subprocess
+    import sys
+
+    call = DEPRECATED[name]
+    code = (
+        "import warnings\nwarnings.simplefilter('always')\nimport {lib} as torch\n"
+        f"with warnings.catch_warnings(record=True) as w:\n    {call}\n    {call}\n"
+        "print(len(w)); print(w[0].message)"
+    )
+    outputs = []
+    for lib in ("ember", "torch"):
+        done = subprocess.run(
+            [sys.executable, "-c", code.format(lib=lib)], capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stderr
+        outputs.append(done.stdout)
+    assert outputs[0] == outputs[1]

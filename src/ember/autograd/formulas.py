@@ -454,6 +454,12 @@ def minimum_backward(grad, self, other, pick_self: bool):
     return maximum_backward(grad, self, other, not pick_self)
 
 
+from ember.autograd.formulas_linalg_lu import (  # noqa: E402, F401 (derivatives.yaml)
+    linalg_lu_backward,
+    linalg_lu_solve_LU,
+    lu_factor_ex_backward,
+    lu_unpack_backward,
+)
 from ember.autograd.formulas_reduction_more import (  # noqa: E402, F401 (derivatives.yaml)
     aminmax_backward,
     cummaxmin_backward,
@@ -475,10 +481,4 @@ from ember.autograd.formulas_shape_more import (  # noqa: E402, F401 (derivative
     scatter_reduce_backward_src,
     take_backward,
     trace_backward,
-)
-from ember.autograd.formulas_linalg_lu import (  # noqa: E402, F401 (derivatives.yaml)
-    linalg_lu_backward,
-    linalg_lu_solve_LU,
-    lu_factor_ex_backward,
-    lu_unpack_backward,
 )

@@ -42,6 +42,7 @@ from .linalg_composite import *  # noqa: F403
 from .linalg_decomp import *  # noqa: F403
 from .linalg_eig import *  # noqa: F403
 from .linalg_lstsq import *  # noqa: F403
+from .linalg_lu import *  # noqa: F403, E402
 from .linalg_misc import *  # noqa: F403
 from .linalg_norms import *  # noqa: F403
 from .linalg_out import *  # noqa: F403
@@ -87,4 +88,3 @@ from .upsample_ops import *  # noqa: F403
 from .upsample_out import *  # noqa: F403
 from .view_backward import *  # noqa: F403
 from .views import *  # noqa: F403
-from .linalg_lu import *  # noqa: F403, E402

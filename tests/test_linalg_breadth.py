@@ -327,3 +327,165 @@ def test_deprecation_warnings_once(name):
         assert done.returncode == 0, done.stderr
         outputs.append(done.stdout)
     assert outputs[0] == outputs[1]
+
+
+# -- cholesky, cholesky_inverse, cholesky_solve, triangular_solve -----------------------------
+
+SPD_SHAPES = [(3, 3), (2, 4, 4), (2, 1, 3, 3), (0, 0), (0, 3, 3), (1, 1)]
+
+
+def _cplx_spd(shape, dtype, seed=0):
+    x = _values(shape, dtype, seed=seed)
+    return x @ np.conj(np.swapaxes(x, -1, -2)) + shape[-1] * np.eye(shape[-1])
+
+
+@pytest.mark.parametrize("shape", SPD_SHAPES)
+@pytest.mark.parametrize("dtype", ["float64", "float32", "complex128"])
+@pytest.mark.parametrize("upper", [False, True])
+def test_cholesky_family_values(shape, dtype, upper):
+    a = _cplx_spd(shape, dtype)
+    b = _values(shape[:-1] + (2,), dtype, seed=1)
+    _compare(lambda lib: lib.cholesky(_t(lib, a, dtype), upper), rtol=1e-5)
+    _compare(lambda lib: _t(lib, a, dtype).cholesky(upper=upper), rtol=1e-5)
+
+    def factor(lib):
+        return lib.linalg.cholesky(_t(lib, a, dtype), upper=upper)
+
+    _compare(lambda lib: lib.cholesky_inverse(factor(lib), upper), rtol=1e-5)
+    _compare(lambda lib: factor(lib).cholesky_inverse(upper=upper), rtol=1e-5)
+    _compare(lambda lib: lib.cholesky_solve(_t(lib, b, dtype), factor(lib), upper), rtol=1e-5)
+    _compare(lambda lib: _t(lib, b, dtype).cholesky_solve(factor(lib), upper=upper), rtol=1e-5)
+
+
+@pytest.mark.parametrize("upper", [False, True])
+@pytest.mark.parametrize("transpose", [False, True])
+@pytest.mark.parametrize("unitriangular", [False, True])
+@pytest.mark.parametrize("dtype", ["float64", "complex128"])
+@pytest.mark.parametrize(
+    ("b_shape", "a_shape"), [((3, 2), (3, 3)), ((2, 1, 3, 2), (4, 3, 3)), ((0, 3, 1), (0, 3, 3))]
+)
+def test_triangular_solve_values(upper, transpose, unitriangular, dtype, b_shape, a_shape):
+    a = _values(a_shape, dtype, shift=3.0)
+    b = _values(b_shape, dtype, seed=1)
+    _compare(
+        lambda lib: lib.triangular_solve(
+            _t(lib, b, dtype), _t(lib, a, dtype), upper, transpose, unitriangular
+        )
+    )
+    _compare(
+        lambda lib: _t(lib, b, dtype).triangular_solve(
+            _t(lib, a, dtype), upper=upper, transpose=transpose, unitriangular=unitriangular
+        )
+    )
+
+
+def test_triangular_solve_singular_gives_trsm_infinities():
+    _compare(lambda lib: lib.triangular_solve(lib.ones(3, 1), lib.zeros(3, 3)))
+    _compare(lambda lib: lib.triangular_solve(lib.ones(3, 1), lib.zeros(3, 3), False, True))
+
+
+def test_cholesky_family_out():
+    a, b = _spd_values((3, 3)), _values((3, 2), seed=1)
+
+    def fn(lib):
+        L = lib.linalg.cholesky(_t(lib, a))  # noqa: N806
+        outs = [
+            lib.empty(0, dtype=lib.float64),
+            lib.empty(3, 3),
+            lib.empty(0, dtype=lib.complex128),
+        ]
+        results = []
+        for out in outs:
+            results.append(lib.cholesky(_t(lib, a), out=out.clone()))
+            results.append(lib.cholesky_inverse(L, out=out.clone()))
+            results.append(lib.cholesky_solve(_t(lib, b), L, out=out.clone()))
+        pair = (lib.empty(0, dtype=lib.float64), lib.empty(0, dtype=lib.float64))
+        results.append(lib.triangular_solve(_t(lib, b), L, upper=False, out=pair))
+        results.append(pair)
+        return results
+
+    _compare(fn)
+
+
+CHOLESKY_ERRORS = [
+    lambda lib: lib.triangular_solve(lib.ones(3, 2), lib.ones(3, 3, dtype=lib.float64)),
+    lambda lib: lib.triangular_solve(lib.ones(3, 2), lib.ones(3, 2)),
+    lambda lib: lib.triangular_solve(lib.ones(2, 2), lib.ones(3, 3)),
+    lambda lib: lib.triangular_solve(lib.ones(2), lib.ones(3, 3)),
+    lambda lib: lib.triangular_solve(lib.ones(3, 2), lib.ones(3)),
+    lambda lib: lib.triangular_solve(
+        lib.ones(3, 2, dtype=lib.int64), lib.ones(3, 3, dtype=lib.int64)
+    ),
+    lambda lib: lib.triangular_solve(
+        lib.ones(3, 2, dtype=lib.float16), lib.ones(3, 3, dtype=lib.float16)
+    ),
+    lambda lib: lib.triangular_solve(lib.ones(4, 3, 2), lib.ones(2, 3, 3)),
+    lambda lib: lib.cholesky_solve(lib.ones(3, 2), lib.ones(3, 3, dtype=lib.float64)),
+    lambda lib: lib.cholesky_solve(lib.ones(3), lib.ones(3, 3)),
+    lambda lib: lib.cholesky_solve(lib.ones(3, 2), lib.ones(3)),
+    lambda lib: lib.cholesky_solve(lib.ones(3, 2), lib.ones(3, 2)),
+    lambda lib: lib.cholesky_solve(lib.ones(2, 2), lib.ones(3, 3)),
+    lambda lib: lib.cholesky_solve(
+        lib.ones(3, 2, dtype=lib.int64), lib.ones(3, 3, dtype=lib.int64)
+    ),
+    lambda lib: lib.cholesky_solve(
+        lib.zeros(0, 3, 2, dtype=lib.int64), lib.zeros(3, 3, dtype=lib.int64)
+    ),
+    lambda lib: lib.cholesky_solve(lib.ones(4, 3, 2), lib.ones(2, 3, 3)),
+    lambda lib: lib.cholesky_solve(lib.ones(3, 2), lib.eye(3), out=lib.empty(0, dtype=lib.int64)),
+    lambda lib: lib.cholesky_inverse(lib.ones(3, 2)),
+    lambda lib: lib.cholesky_inverse(lib.ones(3)),
+    lambda lib: lib.cholesky_inverse(lib.zeros(3, 3)),
+    lambda lib: lib.cholesky_inverse(lib.zeros(2, 3, 3)),
+    lambda lib: lib.cholesky_inverse(lib.eye(3, dtype=lib.int64)),
+    lambda lib: lib.cholesky_inverse(lib.zeros(0, 3, 3, dtype=lib.int64)),
+    lambda lib: lib.cholesky_inverse(lib.eye(3), out=lib.empty(0, dtype=lib.int64)),
+    lambda lib: lib.cholesky(lib.ones(3, 2)),
+    lambda lib: lib.cholesky(lib.ones(3)),
+    lambda lib: lib.cholesky(lib.zeros(3, 3)),
+    lambda lib: lib.cholesky(lib.zeros(2, 3, 3)),
+    lambda lib: lib.cholesky(lib.eye(3, dtype=lib.int64)),
+    lambda lib: lib.cholesky(lib.eye(3), out=lib.empty(0, dtype=lib.int64)),
+]
+
+
+@pytest.mark.parametrize("index", range(len(CHOLESKY_ERRORS)))
+def test_cholesky_family_errors(index):
+    _error(CHOLESKY_ERRORS[index])
+
+
+def test_cholesky_empty_inputs_skip_the_checks():
+    _compare(lambda lib: lib.cholesky(lib.zeros(0, 3, 2, dtype=lib.int64)))
+    _compare(lambda lib: lib.cholesky(lib.zeros(0, 3, 3, dtype=lib.int64)))
+    _compare(lambda lib: lib.cholesky_inverse(lib.zeros(0, 3, 3)))
+    _compare(lambda lib: lib.cholesky_solve(lib.zeros(0, 0), lib.zeros(0, 0)))
+
+
+@pytest.mark.parametrize("upper", [False, True])
+def test_cholesky_family_grads(upper):
+    a, b = _spd_values((2, 3, 3)), _values((2, 3, 2), seed=1)
+
+    def chol(lib, x):
+        return lib.linalg.cholesky(x @ x.mT + 3 * lib.eye(3, dtype=lib.float64), upper=upper)
+
+    _grads(lambda lib, x: lib.cholesky(x @ x.mT + 3 * lib.eye(3, dtype=lib.float64), upper), [a])
+    _grads(lambda lib, x: lib.cholesky_inverse(chol(lib, x), upper), [a])
+    _grads(lambda lib, x, y: lib.cholesky_solve(y, chol(lib, x), upper), [a, b])
+    _grads(lambda lib, x, y: lib.cholesky_solve(y, chol(lib, x).detach(), upper), [a, b])
+
+
+@pytest.mark.parametrize("upper", [False, True])
+@pytest.mark.parametrize("transpose", [False, True])
+@pytest.mark.parametrize("unitriangular", [False, True])
+def test_triangular_solve_grads(upper, transpose, unitriangular):
+    a, b = _values((3, 3), shift=3.0), _values((2, 3, 2), seed=1)
+    _grads(lambda lib, y, x: lib.triangular_solve(y, x, upper, transpose, unitriangular), [b, a])
+    _grads(lambda lib, y, x: lib.triangular_solve(y, x, upper, transpose, unitriangular)[0], [b, a])
+    _grads(lambda lib, y, x: lib.triangular_solve(y, x, upper, transpose, unitriangular)[1], [b, a])
+
+
+def test_cholesky_family_dispatch_sequence():
+    a, b = _spd_values((3, 3)), _values((3, 2), seed=1)
+    _same_ops(lambda lib: lib.cholesky_solve(_t(lib, b), lib.linalg.cholesky(_t(lib, a))))
+    _same_ops(lambda lib: lib.cholesky_inverse(lib.linalg.cholesky(_t(lib, a))))
+    _same_ops(lambda lib: lib.triangular_solve(_t(lib, b), _t(lib, a)))

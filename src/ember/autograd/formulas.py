@@ -454,6 +454,11 @@ def minimum_backward(grad, self, other, pick_self: bool):
     return maximum_backward(grad, self, other, not pick_self)
 
 
+from ember.autograd.formulas_linalg_cholesky import (  # noqa: E402, F401 (derivatives.yaml)
+    cholesky_inverse_backward,
+    cholesky_solve_backward,
+    triangular_solve_backward,
+)
 from ember.autograd.formulas_linalg_lu import (  # noqa: E402, F401 (derivatives.yaml)
     linalg_lu_backward,
     linalg_lu_solve_LU,

@@ -659,3 +659,5 @@ impl("linalg_lu_factor.out", "CompositeImplicitAutograd", N.linalg_lu_factor_out
 impl("_lu_with_info", "CompositeImplicitAutograd", N._lu_with_info)
 impl("lu_solve.out", "CompositeImplicitAutograd", N.lu_solve_out)
 impl("lu_solve", "CompositeImplicitAutograd", N.lu_solve)
+impl("cholesky_solve.out", "CompositeExplicitAutograd", N.cholesky_solve_out)
+impl("cholesky_solve", "CompositeExplicitAutograd", N.cholesky_solve)

@@ -6468,22 +6468,22 @@ def linalg_qr_out(A, mode, Q, R):
 
 def _linalg_svd(A, full_matrices, compute_uv, driver):
     meta = M._linalg_svd(A, full_matrices, compute_uv, driver)
-    U, S, Vh = meta.allocate()
-    N._linalg_svd_out(meta, A, full_matrices, compute_uv, driver, U, S, Vh)
-    return U, S, Vh
+    U_, S, Vh = meta.allocate()
+    N._linalg_svd_out(meta, A, full_matrices, compute_uv, driver, U_, S, Vh)
+    return U_, S, Vh
 
 
-def _linalg_svd_U(A, full_matrices, compute_uv, driver, U, S, Vh):
+def _linalg_svd_U(A, full_matrices, compute_uv, driver, U_, S, Vh):
     meta = M._linalg_svd(A, full_matrices, compute_uv, driver)
-    if U is A:
-        meta.check_read_write(U)
+    if U_ is A:
+        meta.check_read_write(U_)
     if S is A:
         meta.check_read_write(S, 1)
     if Vh is A:
         meta.check_read_write(Vh, 2)
-    meta.resize_outputs(U, S, Vh)
-    N._linalg_svd_out(meta, A, full_matrices, compute_uv, driver, U, S, Vh)
-    return U, S, Vh
+    meta.resize_outputs(U_, S, Vh)
+    N._linalg_svd_out(meta, A, full_matrices, compute_uv, driver, U_, S, Vh)
+    return U_, S, Vh
 
 
 # _linalg_eigh.eigenvalues: structured
@@ -6535,22 +6535,22 @@ def linalg_lu_factor_ex_out(A, pivot, check_errors, LU, pivots, info):
 
 def linalg_lu(A, pivot):
     meta = M.linalg_lu(A, pivot)
-    P, L, U = meta.allocate()
-    N.linalg_lu_out(meta, A, pivot, P, L, U)
-    return P, L, U
+    P, L, U_ = meta.allocate()
+    N.linalg_lu_out(meta, A, pivot, P, L, U_)
+    return P, L, U_
 
 
-def linalg_lu_out(A, pivot, P, L, U):
+def linalg_lu_out(A, pivot, P, L, U_):
     meta = M.linalg_lu(A, pivot)
     if P is A:
         meta.check_read_write(P)
     if L is A:
         meta.check_read_write(L, 1)
-    if U is A:
-        meta.check_read_write(U, 2)
-    meta.resize_outputs(P, L, U)
-    N.linalg_lu_out(meta, A, pivot, P, L, U)
-    return P, L, U
+    if U_ is A:
+        meta.check_read_write(U_, 2)
+    meta.resize_outputs(P, L, U_)
+    N.linalg_lu_out(meta, A, pivot, P, L, U_)
+    return P, L, U_
 
 
 # linalg_lu_solve.out: structured
@@ -6577,22 +6577,43 @@ def linalg_lu_solve_out(LU, pivots, B, left, adjoint, out):
 
 def lu_unpack(LU_data, LU_pivots, unpack_data, unpack_pivots):
     meta = M.lu_unpack(LU_data, LU_pivots, unpack_data, unpack_pivots)
-    P, L, U = meta.allocate()
-    N.lu_unpack_out(meta, LU_data, LU_pivots, unpack_data, unpack_pivots, P, L, U)
-    return P, L, U
+    P, L, U_ = meta.allocate()
+    N.lu_unpack_out(meta, LU_data, LU_pivots, unpack_data, unpack_pivots, P, L, U_)
+    return P, L, U_
 
 
-def lu_unpack_out(LU_data, LU_pivots, unpack_data, unpack_pivots, P, L, U):
+def lu_unpack_out(LU_data, LU_pivots, unpack_data, unpack_pivots, P, L, U_):
     meta = M.lu_unpack(LU_data, LU_pivots, unpack_data, unpack_pivots)
     if P is LU_data or P is LU_pivots:
         meta.check_read_write(P)
     if L is LU_data or L is LU_pivots:
         meta.check_read_write(L, 1)
-    if U is LU_data or U is LU_pivots:
-        meta.check_read_write(U, 2)
-    meta.resize_outputs(P, L, U)
-    N.lu_unpack_out(meta, LU_data, LU_pivots, unpack_data, unpack_pivots, P, L, U)
-    return P, L, U
+    if U_ is LU_data or U_ is LU_pivots:
+        meta.check_read_write(U_, 2)
+    meta.resize_outputs(P, L, U_)
+    N.lu_unpack_out(meta, LU_data, LU_pivots, unpack_data, unpack_pivots, P, L, U_)
+    return P, L, U_
+
+
+# triangular_solve.X: structured
+
+
+def triangular_solve(self, A, upper, transpose, unitriangular):
+    meta = M.triangular_solve(self, A, upper, transpose, unitriangular)
+    X, M_ = meta.allocate()
+    N.triangular_solve_out(meta, self, A, upper, transpose, unitriangular, X, M_)
+    return X, M_
+
+
+def triangular_solve_X(self, A, upper, transpose, unitriangular, X, M_):
+    meta = M.triangular_solve(self, A, upper, transpose, unitriangular)
+    if X is self or X is A:
+        meta.check_read_write(X)
+    if M_ is self or M_ is A:
+        meta.check_read_write(M_, 1)
+    meta.resize_outputs(X, M_)
+    N.triangular_solve_out(meta, self, A, upper, transpose, unitriangular, X, M_)
+    return X, M_
 
 
 impl("add.Tensor", "CPU", add_Tensor)
@@ -7122,6 +7143,8 @@ impl("linalg_lu_solve", "CPU", linalg_lu_solve)
 impl("linalg_lu_solve.out", "CPU", linalg_lu_solve_out)
 impl("lu_unpack", "CPU", lu_unpack)
 impl("lu_unpack.out", "CPU", lu_unpack_out)
+impl("triangular_solve", "CPU", triangular_solve)
+impl("triangular_solve.X", "CPU", triangular_solve_X)
 impl("abs.out", "CPU", N.abs_out)
 impl("conj_physical.out", "CPU", N.conj_physical_out)
 impl("arange.start_out", "CPU", N.arange_start_out)
@@ -7355,3 +7378,8 @@ impl("_linalg_eigvals", "CPU", N._linalg_eigvals)
 impl("linalg_eigvals.out", "CPU", N.linalg_eigvals_out)
 impl("linalg_solve_triangular.out", "CPU", N.linalg_solve_triangular_out)
 impl("linalg_solve_triangular", "CPU", N.linalg_solve_triangular)
+impl("cholesky.out", "CPU", N.cholesky_out)
+impl("cholesky", "CPU", N.cholesky)
+impl("_cholesky_solve_helper", "CPU", N._cholesky_solve_helper_cpu)
+impl("cholesky_inverse", "CPU", N.cholesky_inverse)
+impl("cholesky_inverse.out", "CPU", N.cholesky_inverse_out)

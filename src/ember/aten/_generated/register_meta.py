@@ -3877,14 +3877,14 @@ def linalg_qr_out(A, mode, Q, R):
 
 def _linalg_svd(A, full_matrices, compute_uv, driver):
     meta = M._linalg_svd(A, full_matrices, compute_uv, driver)
-    U, S, Vh = meta.allocate()
-    return U, S, Vh
+    U_, S, Vh = meta.allocate()
+    return U_, S, Vh
 
 
-def _linalg_svd_U(A, full_matrices, compute_uv, driver, U, S, Vh):
+def _linalg_svd_U(A, full_matrices, compute_uv, driver, U_, S, Vh):
     meta = M._linalg_svd(A, full_matrices, compute_uv, driver)
-    meta.resize_outputs(U, S, Vh)
-    return U, S, Vh
+    meta.resize_outputs(U_, S, Vh)
+    return U_, S, Vh
 
 
 # _linalg_eigh.eigenvalues: structured
@@ -3922,14 +3922,14 @@ def linalg_lu_factor_ex_out(A, pivot, check_errors, LU, pivots, info):
 
 def linalg_lu(A, pivot):
     meta = M.linalg_lu(A, pivot)
-    P, L, U = meta.allocate()
-    return P, L, U
+    P, L, U_ = meta.allocate()
+    return P, L, U_
 
 
-def linalg_lu_out(A, pivot, P, L, U):
+def linalg_lu_out(A, pivot, P, L, U_):
     meta = M.linalg_lu(A, pivot)
-    meta.resize_outputs(P, L, U)
-    return P, L, U
+    meta.resize_outputs(P, L, U_)
+    return P, L, U_
 
 
 # linalg_lu_solve.out: structured
@@ -3952,14 +3952,29 @@ def linalg_lu_solve_out(LU, pivots, B, left, adjoint, out):
 
 def lu_unpack(LU_data, LU_pivots, unpack_data, unpack_pivots):
     meta = M.lu_unpack(LU_data, LU_pivots, unpack_data, unpack_pivots)
-    P, L, U = meta.allocate()
-    return P, L, U
+    P, L, U_ = meta.allocate()
+    return P, L, U_
 
 
-def lu_unpack_out(LU_data, LU_pivots, unpack_data, unpack_pivots, P, L, U):
+def lu_unpack_out(LU_data, LU_pivots, unpack_data, unpack_pivots, P, L, U_):
     meta = M.lu_unpack(LU_data, LU_pivots, unpack_data, unpack_pivots)
-    meta.resize_outputs(P, L, U)
-    return P, L, U
+    meta.resize_outputs(P, L, U_)
+    return P, L, U_
+
+
+# triangular_solve.X: structured
+
+
+def triangular_solve(self, A, upper, transpose, unitriangular):
+    meta = M.triangular_solve(self, A, upper, transpose, unitriangular)
+    X, M_ = meta.allocate()
+    return X, M_
+
+
+def triangular_solve_X(self, A, upper, transpose, unitriangular, X, M_):
+    meta = M.triangular_solve(self, A, upper, transpose, unitriangular)
+    meta.resize_outputs(X, M_)
+    return X, M_
 
 
 def abs_out(self, out):
@@ -4644,6 +4659,8 @@ impl("linalg_lu_solve", "Meta", linalg_lu_solve)
 impl("linalg_lu_solve.out", "Meta", linalg_lu_solve_out)
 impl("lu_unpack", "Meta", lu_unpack)
 impl("lu_unpack.out", "Meta", lu_unpack_out)
+impl("triangular_solve", "Meta", triangular_solve)
+impl("triangular_solve.X", "Meta", triangular_solve_X)
 impl("abs.out", "Meta", abs_out)
 impl("conj_physical.out", "Meta", conj_physical_out)
 impl("arange.start_out", "Meta", N.arange_start_out)

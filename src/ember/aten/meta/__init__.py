@@ -15,7 +15,7 @@ from .isin import *  # noqa: F403
 from .joining import *  # noqa: F403
 from .linalg import *  # noqa: F403
 from .linalg_decomp import *  # noqa: F403
-from .linalg_lu import *  # noqa: F403, E402
+from .linalg_lu import *  # noqa: F403
 from .loss import *  # noqa: F403
 from .out_wrapper import *  # noqa: F403
 from .pointwise import *  # noqa: F403

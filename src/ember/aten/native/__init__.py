@@ -38,11 +38,12 @@ from .inplace_views import *  # noqa: F403
 from .isin import *  # noqa: F403
 from .joining import *  # noqa: F403
 from .linalg import *  # noqa: F403
+from .linalg_cholesky import *  # noqa: F403
 from .linalg_composite import *  # noqa: F403
 from .linalg_decomp import *  # noqa: F403
 from .linalg_eig import *  # noqa: F403
 from .linalg_lstsq import *  # noqa: F403
-from .linalg_lu import *  # noqa: F403, E402
+from .linalg_lu import *  # noqa: F403
 from .linalg_misc import *  # noqa: F403
 from .linalg_norms import *  # noqa: F403
 from .linalg_out import *  # noqa: F403

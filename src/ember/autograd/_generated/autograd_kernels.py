@@ -20223,6 +20223,185 @@ def lu_unpack_out(ks, LU_data, LU_pivots, unpack_data, unpack_pivots, P, L, U):
     return result
 
 
+_cholesky_out = handle("cholesky.out")
+
+
+def cholesky_out(ks, self, upper, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="cholesky"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _cholesky_out.redispatch(ks & AFTER_AUTOGRAD, self, upper, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_cholesky = handle("cholesky")
+
+
+def cholesky(ks, self, upper):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.CholeskyBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_upper = upper
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _cholesky.redispatch(ks & AFTER_AUTOGRAD, self, upper)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_cholesky_solve_out = handle("cholesky_solve.out")
+
+
+def cholesky_solve_out(ks, self, input2, upper, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or input2._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="cholesky_solve"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _cholesky_solve_out.redispatch(ks & AFTER_AUTOGRAD, self, input2, upper, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_cholesky_solve = handle("cholesky_solve")
+
+
+def cholesky_solve(ks, self, input2, upper):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or input2._requires_grad)
+    if requires:
+        node = nodes.CholeskySolveBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(input2))
+        node._raw_saved_input2 = SavedVariable(input2)
+        node._raw_saved_self = SavedVariable(self)
+        node._saved_upper = upper
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _cholesky_solve.redispatch(ks & AFTER_AUTOGRAD, self, input2, upper)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+__cholesky_solve_helper = handle("_cholesky_solve_helper")
+
+
+def _cholesky_solve_helper(ks, self, A, upper):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or A._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::_cholesky_solve_helper")
+        node._next_edges = requiring_edges(self, A)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __cholesky_solve_helper.redispatch(ks & AFTER_AUTOGRAD, self, A, upper)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_cholesky_inverse = handle("cholesky_inverse")
+
+
+def cholesky_inverse(ks, self, upper):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.CholeskyInverseBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+        node._saved_upper = upper
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _cholesky_inverse.redispatch(ks & AFTER_AUTOGRAD, self, upper)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_cholesky_inverse_out = handle("cholesky_inverse.out")
+
+
+def cholesky_inverse_out(ks, self, upper, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="cholesky_inverse"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _cholesky_inverse_out.redispatch(ks & AFTER_AUTOGRAD, self, upper, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_triangular_solve_X = handle("triangular_solve.X")
+
+
+def triangular_solve_X(ks, self, A, upper, transpose, unitriangular, X, M):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or A._requires_grad or X._requires_grad or M._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="triangular_solve"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _triangular_solve_X.redispatch(ks & AFTER_AUTOGRAD, self, A, upper, transpose, unitriangular, X, M)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_triangular_solve = handle("triangular_solve")
+
+
+def triangular_solve(ks, self, A, upper, transpose, unitriangular):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or A._requires_grad)
+    if requires:
+        node = nodes.TriangularSolveBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(A))
+        node._raw_saved_A = SavedVariable(A)
+        node._raw_saved_self = SavedVariable(self)
+        node._saved_transpose = transpose
+        node._saved_unitriangular = unitriangular
+        node._saved_upper = upper
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _triangular_solve.redispatch(ks & AFTER_AUTOGRAD, self, A, upper, transpose, unitriangular)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0], result[1],), node)
+        node._raw_saved_solution = SavedVariable(result[0], True)
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -21251,3 +21430,12 @@ impl("linalg_lu_solve", "Autograd", linalg_lu_solve, keyset_arg="raw")
 impl("linalg_lu_solve.out", "Autograd", linalg_lu_solve_out, keyset_arg="raw")
 impl("lu_unpack", "Autograd", lu_unpack, keyset_arg="raw")
 impl("lu_unpack.out", "Autograd", lu_unpack_out, keyset_arg="raw")
+impl("cholesky.out", "Autograd", cholesky_out, keyset_arg="raw")
+impl("cholesky", "Autograd", cholesky, keyset_arg="raw")
+impl("cholesky_solve.out", "Autograd", cholesky_solve_out, keyset_arg="raw")
+impl("cholesky_solve", "Autograd", cholesky_solve, keyset_arg="raw")
+impl("_cholesky_solve_helper", "Autograd", _cholesky_solve_helper, keyset_arg="raw")
+impl("cholesky_inverse", "Autograd", cholesky_inverse, keyset_arg="raw")
+impl("cholesky_inverse.out", "Autograd", cholesky_inverse_out, keyset_arg="raw")
+impl("triangular_solve.X", "Autograd", triangular_solve_X, keyset_arg="raw")
+impl("triangular_solve", "Autograd", triangular_solve, keyset_arg="raw")

@@ -24,6 +24,8 @@ from ember.autograd.formulas import (
     block_diag_backward,
     cat_tensors_backward,
     cholesky_backward,
+    cholesky_inverse_backward,
+    cholesky_solve_backward,
     clamp_backward,
     clamp_backward_max,
     clamp_backward_min,
@@ -175,6 +177,7 @@ from ember.autograd.formulas import (
     threshold_backward,
     to_copy_backward,
     trace_backward,
+    triangular_solve_backward,
     trilinear_backward,
     unbind_backward,
     undefined,
@@ -9308,3 +9311,105 @@ class LuUnpackBackward0(GeneratedNode):
         else:
             grad_0 = None
         return [grad_0]
+
+
+class CholeskyBackward0(GeneratedNode):
+    """Backward of aten::cholesky."""
+
+    _saved_variables = ('_raw_saved_result',)
+    _saved_upper = None
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        upper = node._saved_upper
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = cholesky_backward(grad, upper, result)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class CholeskySolveBackward0(GeneratedNode):
+    """Backward of aten::cholesky_solve."""
+
+    _saved_variables = ('_raw_saved_input2', '_raw_saved_self', '_raw_saved_result')
+    _raw_saved_input2 = None
+    _saved_input2 = SavedTensor('_raw_saved_input2')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _saved_upper = None
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        input2 = _unpack(node._raw_saved_input2, node)
+        self = _unpack(node._raw_saved_self, node)
+        upper = node._saved_upper
+        result = _unpack(node._raw_saved_result, node)
+        grad_input_mask = [node._next_edges[0][0] is not None, node._next_edges[1][0] is not None]
+        if any(grad_input_mask):
+            grad_0, grad_1, = cholesky_solve_backward(grad, self, input2, result, upper, grad_input_mask)
+        else:
+            grad_0 = grad_1 = None
+        return [grad_0, grad_1]
+
+
+class CholeskyInverseBackward0(GeneratedNode):
+    """Backward of aten::cholesky_inverse."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _saved_upper = None
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        upper = node._saved_upper
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = cholesky_inverse_backward(grad, self, upper, result)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class TriangularSolveBackward0(GeneratedNode):
+    """Backward of aten::triangular_solve."""
+
+    _saved_variables = ('_raw_saved_A', '_raw_saved_self', '_raw_saved_solution')
+    _raw_saved_A = None
+    _saved_A = SavedTensor('_raw_saved_A')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _saved_transpose = None
+    _saved_unitriangular = None
+    _saved_upper = None
+    _raw_saved_solution = None
+    _saved_solution = SavedTensor('_raw_saved_solution')
+
+    def apply(node, grads):
+        A = _unpack(node._raw_saved_A, node)
+        self = _unpack(node._raw_saved_self, node)
+        transpose = node._saved_transpose
+        unitriangular = node._saved_unitriangular
+        upper = node._saved_upper
+        solution = _unpack(node._raw_saved_solution, node)
+        grad_input_mask = [node._next_edges[0][0] is not None, node._next_edges[1][0] is not None]
+        if any(grad_input_mask):
+            grad_0, grad_1, = triangular_solve_backward(grads[0], grads[1], self, A, solution, upper, transpose, unitriangular, grad_input_mask)
+        else:
+            grad_0 = grad_1 = None
+        return [grad_0, grad_1]

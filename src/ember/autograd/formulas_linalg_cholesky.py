@@ -1,0 +1,68 @@
+"""Backward formulas of cholesky_solve, cholesky_inverse and triangular_solve.
+
+Layer: autograd. In: the output gradients (None where undefined), the saved inputs and
+outputs, grad_input_mask. Out: the input gradients (a tuple where an entry lists several
+inputs). Mirrors FunctionsManual.cpp's cholesky_solve_backward, cholesky_inverse_backward and
+triangular_solve_backward, with ember's operators (conj_physical where PyTorch takes a lazy
+conj view).
+"""
+
+from __future__ import annotations
+
+from ember.aten.native import at
+
+__all__ = ["cholesky_solve_backward", "cholesky_inverse_backward", "triangular_solve_backward"]
+
+
+def _conj(t):
+    return at.conj_physical(t) if t.dtype.is_complex else t
+
+
+def _mh(t):
+    return _conj(at.transpose_int(t, -2, -1))
+
+
+def cholesky_solve_backward(grad_x, self, input2, result, upper, grad_input_mask):
+    if grad_x is None:
+        return None, None
+    grad_self = at.cholesky_solve(grad_x, input2, upper)
+    common = at.matmul(grad_self, _mh(result))
+    common = common + _mh(common)
+    grad_input2 = -at.matmul(input2, common) if upper else -at.matmul(common, input2)
+    return grad_self, grad_input2
+
+
+def cholesky_inverse_backward(grad, L, upper, inverse):  # noqa: N803
+    if grad is None:
+        return None
+    common = grad + _mh(grad)
+    common = at.matmul(inverse, at.matmul(common, inverse))
+    return -at.matmul(L, common) if upper else -at.matmul(common, L)
+
+
+def _zeros_as(t):
+    return at.expand(at.zeros([1], t.dtype, None, t.device, None), list(t.shape), False)
+
+
+def triangular_solve_backward(
+    grad_x, grad_m, b, a, x, upper, transpose, unitriangular, grad_input_mask
+):
+    if grad_x is None and grad_m is None:
+        return None, None
+    grad_b = grad_a = None
+    if grad_x is not None:
+        grad_b = at.triangular_solve(grad_x, _conj(a), upper, not transpose, unitriangular)[0]
+        if grad_input_mask[1]:
+            if transpose:
+                grad_a = -at.matmul(_conj(x), at.transpose_int(grad_b, -2, -1))
+            else:
+                grad_a = -at.matmul(grad_b, _mh(x))
+            diagonal = int(unitriangular)
+            grad_a = at.triu(grad_a, diagonal) if upper else at.tril(grad_a, -diagonal)
+    if grad_b is None:
+        grad_b = _zeros_as(b)
+    if grad_a is None:
+        grad_a = _zeros_as(a)
+    if grad_m is not None:
+        grad_a = grad_a + grad_m
+    return grad_b, grad_a

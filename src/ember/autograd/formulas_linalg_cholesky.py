@@ -1,17 +1,20 @@
-"""Backward formulas of cholesky_solve, cholesky_inverse and triangular_solve.
+"""Backward formulas of cholesky_solve, cholesky_inverse, triangular_solve and linalg_pinv.
 
 Layer: autograd. In: the output gradients (None where undefined), the saved inputs and
 outputs, grad_input_mask. Out: the input gradients (a tuple where an entry lists several
-inputs). Mirrors FunctionsManual.cpp's cholesky_solve_backward, cholesky_inverse_backward and
-triangular_solve_backward, with ember's operators (conj_physical where PyTorch takes a lazy
-conj view).
+inputs). Mirrors FunctionsManual.cpp's cholesky_solve_backward, cholesky_inverse_backward,
+triangular_solve_backward and pinv_backward, with ember's operators (conj_physical where
+PyTorch takes a lazy conj view).
 """
 
 from __future__ import annotations
 
 from ember.aten.native import at
 
-__all__ = ["cholesky_solve_backward", "cholesky_inverse_backward", "triangular_solve_backward"]
+__all__ = [
+    "cholesky_solve_backward", "cholesky_inverse_backward", "triangular_solve_backward",
+    "pinv_backward",
+]  # fmt: skip
 
 
 def _conj(t):
@@ -66,3 +69,29 @@ def triangular_solve_backward(
     if grad_m is not None:
         grad_a = grad_a + grad_m
     return grad_b, grad_a
+
+
+def pinv_backward(grad, pinvA, A):  # noqa: N803
+    """FunctionsManual.cpp's pinv_backward, its products of the smaller dimension."""
+    if grad is None:
+        return None
+    m, n = A.shape[-2], A.shape[-1]
+    pinvAh = _mh(pinvA)  # noqa: N806
+    gradh = _mh(grad)
+    if m <= n:
+        K = at.matmul(gradh, pinvA)  # noqa: N806
+        KpinvAh = at.matmul(K, pinvAh)  # noqa: N806
+        return (
+            -_mh(at.matmul(pinvA, K))
+            + KpinvAh
+            - at.matmul(at.matmul(A, pinvA), KpinvAh)
+            + at.matmul(at.matmul(pinvAh, pinvA), gradh - at.matmul(K, A))
+        )
+    K = at.matmul(pinvA, gradh)  # noqa: N806
+    pinvAhK = at.matmul(pinvAh, K)  # noqa: N806
+    return (
+        -_mh(at.matmul(K, pinvA))
+        + at.matmul(at.matmul(gradh - at.matmul(A, K), pinvA), pinvAh)
+        + pinvAhK
+        - at.matmul(at.matmul(pinvAhK, pinvA), A)
+    )

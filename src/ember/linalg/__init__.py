@@ -20,6 +20,9 @@ inv = _f.linalg_inv
 inv_ex = _f.linalg_inv_ex
 lstsq = _f.linalg_lstsq
 lu = _f.linalg_lu
+cond = _f.linalg_cond
+matrix_rank = _f.linalg_matrix_rank
+pinv = _f.linalg_pinv
 lu_factor = _f.linalg_lu_factor
 lu_factor_ex = _f.linalg_lu_factor_ex
 lu_solve = _f.linalg_lu_solve
@@ -41,4 +44,5 @@ __all__ = [
     "lstsq", "matrix_norm", "norm", "qr", "slogdet", "solve", "solve_ex", "svd", "svdvals",
     "vector_norm", "diagonal", "eig", "eigvals", "matrix_power", "vecdot",
     "solve_triangular", "lu", "lu_factor", "lu_factor_ex", "lu_solve",
+    "cond", "matrix_rank", "pinv",
 ]  # fmt: skip

@@ -21,6 +21,10 @@ _op_linalg_cholesky = handle("linalg_cholesky")
 _op_linalg_cholesky_out = handle("linalg_cholesky.out")
 _op_linalg_cholesky_ex = handle("linalg_cholesky_ex")
 _op_linalg_cholesky_ex_L = handle("linalg_cholesky_ex.L")
+_op_linalg_cond = handle("linalg_cond")
+_op_linalg_cond_out = handle("linalg_cond.out")
+_op_linalg_cond_p_str = handle("linalg_cond.p_str")
+_op_linalg_cond_p_str_out = handle("linalg_cond.p_str_out")
 _op_linalg_det = handle("linalg_det")
 _op_linalg_det_out = handle("linalg_det.out")
 _op_linalg_diagonal = handle("linalg_diagonal")
@@ -52,10 +56,26 @@ _op_linalg_matrix_norm_str_ord = handle("linalg_matrix_norm.str_ord")
 _op_linalg_matrix_norm_str_ord_out = handle("linalg_matrix_norm.str_ord_out")
 _op_linalg_matrix_power = handle("linalg_matrix_power")
 _op_linalg_matrix_power_out = handle("linalg_matrix_power.out")
+_op_linalg_matrix_rank = handle("linalg_matrix_rank")
+_op_linalg_matrix_rank_atol_rtol_float = handle("linalg_matrix_rank.atol_rtol_float")
+_op_linalg_matrix_rank_atol_rtol_float_out = handle("linalg_matrix_rank.atol_rtol_float_out")
+_op_linalg_matrix_rank_atol_rtol_tensor = handle("linalg_matrix_rank.atol_rtol_tensor")
+_op_linalg_matrix_rank_atol_rtol_tensor_out = handle("linalg_matrix_rank.atol_rtol_tensor_out")
+_op_linalg_matrix_rank_out = handle("linalg_matrix_rank.out")
+_op_linalg_matrix_rank_out_tol_tensor = handle("linalg_matrix_rank.out_tol_tensor")
+_op_linalg_matrix_rank_tol_tensor = handle("linalg_matrix_rank.tol_tensor")
 _op_linalg_norm = handle("linalg_norm")
 _op_linalg_norm_ord_str = handle("linalg_norm.ord_str")
 _op_linalg_norm_ord_str_out = handle("linalg_norm.ord_str_out")
 _op_linalg_norm_out = handle("linalg_norm.out")
+_op_linalg_pinv = handle("linalg_pinv")
+_op_linalg_pinv_atol_rtol_float = handle("linalg_pinv.atol_rtol_float")
+_op_linalg_pinv_atol_rtol_float_out = handle("linalg_pinv.atol_rtol_float_out")
+_op_linalg_pinv_atol_rtol_tensor = handle("linalg_pinv.atol_rtol_tensor")
+_op_linalg_pinv_atol_rtol_tensor_out = handle("linalg_pinv.atol_rtol_tensor_out")
+_op_linalg_pinv_out = handle("linalg_pinv.out")
+_op_linalg_pinv_out_rcond_tensor = handle("linalg_pinv.out_rcond_tensor")
+_op_linalg_pinv_rcond_tensor = handle("linalg_pinv.rcond_tensor")
 _op_linalg_qr = handle("linalg_qr")
 _op_linalg_qr_out = handle("linalg_qr.out")
 _op_linalg_slogdet = handle("linalg_slogdet")
@@ -147,6 +167,36 @@ def linalg_cholesky_ex(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(linalg_cholesky_ex, _parser_f_linalg_cholesky_ex, args, kwargs, MODULE)
+
+
+
+_parser_f_linalg_cond = PythonArgParser(
+    [
+        'linalg_cond(Tensor input, Scalar? p=None, *, Tensor? out=None)',
+        'linalg_cond(Tensor input, str p, *, Tensor? out=None)',
+    ],
+)
+
+
+def linalg_cond(*args, **kwargs):
+    """linalg_cond(Tensor input, Scalar? p=None, *, Tensor? out=None) | linalg_cond(Tensor input, str p, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_linalg_cond.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_linalg_cond.call(v[0], v[1])
+            return _op_linalg_cond_out.call(v[0], v[1], v[2])
+        else:
+            if v[2] is None:
+                return _op_linalg_cond_p_str.call(v[0], v[1])
+            return _op_linalg_cond_p_str_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_cond, _parser_f_linalg_cond, args, kwargs, MODULE)
 
 
 
@@ -518,6 +568,46 @@ def linalg_matrix_power(*args, **kwargs):
 
 
 
+_parser_f_linalg_matrix_rank = PythonArgParser(
+    [
+        'linalg_matrix_rank(Tensor input, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False, Tensor? out=None)',
+        'linalg_matrix_rank(Tensor input, *, float? atol=None, float? rtol=None, bool hermitian=False, Tensor? out=None)',
+        'linalg_matrix_rank(Tensor input, Tensor tol, bool hermitian=False, *, Tensor? out=None)',
+        'linalg_matrix_rank(Tensor input, float tol, bool hermitian=False, *, Tensor? out=None)',
+    ],
+)
+
+
+def linalg_matrix_rank(*args, **kwargs):
+    """linalg_matrix_rank(Tensor input, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False, Tensor? out=None) | linalg_matrix_rank(Tensor input, *, float? atol=None, float? rtol=None, bool hermitian=False, Tensor? out=None) | linalg_matrix_rank(Tensor input, Tensor tol, bool hermitian=False, *, Tensor? out=None) | linalg_matrix_rank(Tensor input, float tol, bool hermitian=False, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_linalg_matrix_rank.parse(args, kwargs)
+        if index == 0:
+            if v[4] is None:
+                return _op_linalg_matrix_rank_atol_rtol_tensor.call(v[0], v[1], v[2], v[3])
+            return _op_linalg_matrix_rank_atol_rtol_tensor_out.call(v[0], v[1], v[2], v[3], v[4])
+        elif index == 1:
+            if v[4] is None:
+                return _op_linalg_matrix_rank_atol_rtol_float.call(v[0], v[1], v[2], v[3])
+            return _op_linalg_matrix_rank_atol_rtol_float_out.call(v[0], v[1], v[2], v[3], v[4])
+        elif index == 2:
+            if v[3] is None:
+                return _op_linalg_matrix_rank_tol_tensor.call(v[0], v[1], v[2])
+            return _op_linalg_matrix_rank_out_tol_tensor.call(v[0], v[1], v[2], v[3])
+        else:
+            if v[3] is None:
+                return _op_linalg_matrix_rank.call(v[0], v[1], v[2])
+            return _op_linalg_matrix_rank_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_matrix_rank, _parser_f_linalg_matrix_rank, args, kwargs, MODULE)
+
+
+
 _parser_f_linalg_norm = PythonArgParser(
     [
         'linalg_norm(Tensor input, Scalar? ord=None, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)',
@@ -545,6 +635,46 @@ def linalg_norm(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(linalg_norm, _parser_f_linalg_norm, args, kwargs, MODULE)
+
+
+
+_parser_f_linalg_pinv = PythonArgParser(
+    [
+        'linalg_pinv(Tensor input, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False, Tensor? out=None)',
+        'linalg_pinv(Tensor input, *, float? atol=None, float? rtol=None, bool hermitian=False, Tensor? out=None)',
+        'linalg_pinv(Tensor input, Tensor rcond, bool hermitian=False, *, Tensor? out=None)',
+        'linalg_pinv(Tensor input, float rcond, bool hermitian=False, *, Tensor? out=None)',
+    ],
+)
+
+
+def linalg_pinv(*args, **kwargs):
+    """linalg_pinv(Tensor input, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False, Tensor? out=None) | linalg_pinv(Tensor input, *, float? atol=None, float? rtol=None, bool hermitian=False, Tensor? out=None) | linalg_pinv(Tensor input, Tensor rcond, bool hermitian=False, *, Tensor? out=None) | linalg_pinv(Tensor input, float rcond, bool hermitian=False, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_linalg_pinv.parse(args, kwargs)
+        if index == 0:
+            if v[4] is None:
+                return _op_linalg_pinv_atol_rtol_tensor.call(v[0], v[1], v[2], v[3])
+            return _op_linalg_pinv_atol_rtol_tensor_out.call(v[0], v[1], v[2], v[3], v[4])
+        elif index == 1:
+            if v[4] is None:
+                return _op_linalg_pinv_atol_rtol_float.call(v[0], v[1], v[2], v[3])
+            return _op_linalg_pinv_atol_rtol_float_out.call(v[0], v[1], v[2], v[3], v[4])
+        elif index == 2:
+            if v[3] is None:
+                return _op_linalg_pinv_rcond_tensor.call(v[0], v[1], v[2])
+            return _op_linalg_pinv_out_rcond_tensor.call(v[0], v[1], v[2], v[3])
+        else:
+            if v[3] is None:
+                return _op_linalg_pinv.call(v[0], v[1], v[2])
+            return _op_linalg_pinv_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_pinv, _parser_f_linalg_pinv, args, kwargs, MODULE)
 
 
 
@@ -763,4 +893,4 @@ def linalg_vector_norm(*args, **kwargs):
     return handle_function(linalg_vector_norm, _parser_f_linalg_vector_norm, args, kwargs, MODULE)
 
 
-__all__ = ['_linalg_eigvals', 'linalg_cholesky', 'linalg_cholesky_ex', 'linalg_det', 'linalg_diagonal', 'linalg_eig', 'linalg_eigh', 'linalg_eigvals', 'linalg_eigvalsh', 'linalg_inv', 'linalg_inv_ex', 'linalg_lstsq', 'linalg_lu', 'linalg_lu_factor', 'linalg_lu_factor_ex', 'linalg_lu_solve', 'linalg_matrix_norm', 'linalg_matrix_power', 'linalg_norm', 'linalg_qr', 'linalg_slogdet', 'linalg_solve', 'linalg_solve_ex', 'linalg_solve_triangular', 'linalg_svd', 'linalg_svdvals', 'linalg_vecdot', 'linalg_vector_norm']
+__all__ = ['_linalg_eigvals', 'linalg_cholesky', 'linalg_cholesky_ex', 'linalg_cond', 'linalg_det', 'linalg_diagonal', 'linalg_eig', 'linalg_eigh', 'linalg_eigvals', 'linalg_eigvalsh', 'linalg_inv', 'linalg_inv_ex', 'linalg_lstsq', 'linalg_lu', 'linalg_lu_factor', 'linalg_lu_factor_ex', 'linalg_lu_solve', 'linalg_matrix_norm', 'linalg_matrix_power', 'linalg_matrix_rank', 'linalg_norm', 'linalg_pinv', 'linalg_qr', 'linalg_slogdet', 'linalg_solve', 'linalg_solve_ex', 'linalg_solve_triangular', 'linalg_svd', 'linalg_svdvals', 'linalg_vecdot', 'linalg_vector_norm']

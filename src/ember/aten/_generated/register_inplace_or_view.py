@@ -7469,6 +7469,20 @@ def triangular_solve_X(keyset, self, A, upper, transpose, unitriangular, X, M_):
     return finish_inplace(result, X, M_)
 
 
+_linalg_pinv_atol_rtol_tensor_out = handle("linalg_pinv.atol_rtol_tensor_out")
+
+
+def linalg_pinv_atol_rtol_tensor_out(keyset, self, atol, rtol, hermitian, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _linalg_pinv_atol_rtol_tensor_out.redispatch(keyset & AFTER, self, atol, rtol, hermitian, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
 impl("_conj", "ADInplaceOrView", _conj, keyset_arg="raw")
@@ -8002,3 +8016,4 @@ impl("cholesky.out", "ADInplaceOrView", cholesky_out, keyset_arg="raw")
 impl("cholesky_solve.out", "ADInplaceOrView", cholesky_solve_out, keyset_arg="raw")
 impl("cholesky_inverse.out", "ADInplaceOrView", cholesky_inverse_out, keyset_arg="raw")
 impl("triangular_solve.X", "ADInplaceOrView", triangular_solve_X, keyset_arg="raw")
+impl("linalg_pinv.atol_rtol_tensor_out", "ADInplaceOrView", linalg_pinv_atol_rtol_tensor_out, keyset_arg="raw")

@@ -20402,6 +20402,48 @@ def triangular_solve(ks, self, A, upper, transpose, unitriangular):
     return result
 
 
+_linalg_pinv_atol_rtol_tensor = handle("linalg_pinv.atol_rtol_tensor")
+
+
+def linalg_pinv_atol_rtol_tensor(ks, self, atol, rtol, hermitian):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and ((atol is not None and atol._requires_grad)):
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(fn="linalg_pinv", arg="atol"))
+    if ts.grad_mode and ((rtol is not None and rtol._requires_grad)):
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(fn="linalg_pinv", arg="rtol"))
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.LinalgPinvBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _linalg_pinv_atol_rtol_tensor.redispatch(ks & AFTER_AUTOGRAD, self, atol, rtol, hermitian)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_linalg_pinv_atol_rtol_tensor_out = handle("linalg_pinv.atol_rtol_tensor_out")
+
+
+def linalg_pinv_atol_rtol_tensor_out(ks, self, atol, rtol, hermitian, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or (atol is not None and atol._requires_grad) or (rtol is not None and rtol._requires_grad) or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="linalg_pinv"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _linalg_pinv_atol_rtol_tensor_out.redispatch(ks & AFTER_AUTOGRAD, self, atol, rtol, hermitian, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -21439,3 +21481,5 @@ impl("cholesky_inverse", "Autograd", cholesky_inverse, keyset_arg="raw")
 impl("cholesky_inverse.out", "Autograd", cholesky_inverse_out, keyset_arg="raw")
 impl("triangular_solve.X", "Autograd", triangular_solve_X, keyset_arg="raw")
 impl("triangular_solve", "Autograd", triangular_solve, keyset_arg="raw")
+impl("linalg_pinv.atol_rtol_tensor", "Autograd", linalg_pinv_atol_rtol_tensor, keyset_arg="raw")
+impl("linalg_pinv.atol_rtol_tensor_out", "Autograd", linalg_pinv_atol_rtol_tensor_out, keyset_arg="raw")

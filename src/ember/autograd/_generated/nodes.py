@@ -125,6 +125,7 @@ from ember.autograd.formulas import (
     norm_backward,
     not_implemented,
     permute_backwards,
+    pinv_backward,
     pow_backward,
     pow_backward_exponent,
     pow_backward_self,
@@ -9413,3 +9414,25 @@ class TriangularSolveBackward0(GeneratedNode):
         else:
             grad_0 = grad_1 = None
         return [grad_0, grad_1]
+
+
+class LinalgPinvBackward0(GeneratedNode):
+    """Backward of aten::linalg_pinv.atol_rtol_tensor."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = pinv_backward(grad, result, self)
+        else:
+            grad_0 = None
+        return [grad_0]

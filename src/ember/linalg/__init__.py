@@ -21,6 +21,11 @@ inv_ex = _f.linalg_inv_ex
 lstsq = _f.linalg_lstsq
 lu = _f.linalg_lu
 cond = _f.linalg_cond
+cross = _f.linalg_cross
+multi_dot = _f.linalg_multi_dot
+tensorinv = _f.linalg_tensorinv
+tensorsolve = _f.linalg_tensorsolve
+vander = _f.linalg_vander
 matrix_rank = _f.linalg_matrix_rank
 pinv = _f.linalg_pinv
 lu_factor = _f.linalg_lu_factor
@@ -44,5 +49,5 @@ __all__ = [
     "lstsq", "matrix_norm", "norm", "qr", "slogdet", "solve", "solve_ex", "svd", "svdvals",
     "vector_norm", "diagonal", "eig", "eigvals", "matrix_power", "vecdot",
     "solve_triangular", "lu", "lu_factor", "lu_factor_ex", "lu_solve",
-    "cond", "matrix_rank", "pinv",
+    "cond", "matrix_rank", "pinv", "cross", "multi_dot", "tensorinv", "tensorsolve", "vander",
 ]  # fmt: skip

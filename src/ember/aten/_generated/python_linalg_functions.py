@@ -25,6 +25,8 @@ _op_linalg_cond = handle("linalg_cond")
 _op_linalg_cond_out = handle("linalg_cond.out")
 _op_linalg_cond_p_str = handle("linalg_cond.p_str")
 _op_linalg_cond_p_str_out = handle("linalg_cond.p_str_out")
+_op_linalg_cross = handle("linalg_cross")
+_op_linalg_cross_out = handle("linalg_cross.out")
 _op_linalg_det = handle("linalg_det")
 _op_linalg_det_out = handle("linalg_det.out")
 _op_linalg_diagonal = handle("linalg_diagonal")
@@ -64,6 +66,8 @@ _op_linalg_matrix_rank_atol_rtol_tensor_out = handle("linalg_matrix_rank.atol_rt
 _op_linalg_matrix_rank_out = handle("linalg_matrix_rank.out")
 _op_linalg_matrix_rank_out_tol_tensor = handle("linalg_matrix_rank.out_tol_tensor")
 _op_linalg_matrix_rank_tol_tensor = handle("linalg_matrix_rank.tol_tensor")
+_op_linalg_multi_dot = handle("linalg_multi_dot")
+_op_linalg_multi_dot_out = handle("linalg_multi_dot.out")
 _op_linalg_norm = handle("linalg_norm")
 _op_linalg_norm_ord_str = handle("linalg_norm.ord_str")
 _op_linalg_norm_ord_str_out = handle("linalg_norm.ord_str_out")
@@ -90,6 +94,11 @@ _op_linalg_svd = handle("linalg_svd")
 _op_linalg_svd_U = handle("linalg_svd.U")
 _op_linalg_svdvals = handle("linalg_svdvals")
 _op_linalg_svdvals_out = handle("linalg_svdvals.out")
+_op_linalg_tensorinv = handle("linalg_tensorinv")
+_op_linalg_tensorinv_out = handle("linalg_tensorinv.out")
+_op_linalg_tensorsolve = handle("linalg_tensorsolve")
+_op_linalg_tensorsolve_out = handle("linalg_tensorsolve.out")
+_op_linalg_vander = handle("linalg_vander")
 _op_linalg_vecdot = handle("linalg_vecdot")
 _op_linalg_vecdot_out = handle("linalg_vecdot.out")
 _op_linalg_vector_norm = handle("linalg_vector_norm")
@@ -197,6 +206,30 @@ def linalg_cond(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(linalg_cond, _parser_f_linalg_cond, args, kwargs, MODULE)
+
+
+
+_parser_f_linalg_cross = PythonArgParser(
+    [
+        'linalg_cross(Tensor input, Tensor other, *, int dim=-1, Tensor? out=None)',
+    ],
+)
+
+
+def linalg_cross(*args, **kwargs):
+    """linalg_cross(Tensor input, Tensor other, *, int dim=-1, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_linalg_cross.parse(args, kwargs)[1]
+        if v[3] is None:
+            return _op_linalg_cross.call(v[0], v[1], v[2])
+        return _op_linalg_cross_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_cross, _parser_f_linalg_cross, args, kwargs, MODULE)
 
 
 
@@ -608,6 +641,30 @@ def linalg_matrix_rank(*args, **kwargs):
 
 
 
+_parser_f_linalg_multi_dot = PythonArgParser(
+    [
+        'linalg_multi_dot(Tensor[] tensors, *, Tensor? out=None)',
+    ],
+)
+
+
+def linalg_multi_dot(*args, **kwargs):
+    """linalg_multi_dot(Tensor[] tensors, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_linalg_multi_dot.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_linalg_multi_dot.call(v[0])
+        return _op_linalg_multi_dot_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_multi_dot, _parser_f_linalg_multi_dot, args, kwargs, MODULE)
+
+
+
 _parser_f_linalg_norm = PythonArgParser(
     [
         'linalg_norm(Tensor input, Scalar? ord=None, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)',
@@ -846,6 +903,80 @@ def linalg_svdvals(*args, **kwargs):
 
 
 
+_parser_f_linalg_tensorinv = PythonArgParser(
+    [
+        'linalg_tensorinv(Tensor input, int ind=2, *, Tensor? out=None)',
+    ],
+)
+
+
+def linalg_tensorinv(*args, **kwargs):
+    """linalg_tensorinv(Tensor input, int ind=2, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_linalg_tensorinv.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_linalg_tensorinv.call(v[0], v[1])
+        return _op_linalg_tensorinv_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_tensorinv, _parser_f_linalg_tensorinv, args, kwargs, MODULE)
+
+
+
+_parser_f_linalg_tensorsolve = PythonArgParser(
+    [
+        'linalg_tensorsolve(Tensor input, Tensor other, int[]? dims=None, *, Tensor? out=None)',
+    ],
+)
+
+
+def linalg_tensorsolve(*args, **kwargs):
+    """linalg_tensorsolve(Tensor input, Tensor other, int[]? dims=None, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_linalg_tensorsolve.parse(args, kwargs)[1]
+        if v[3] is None:
+            return _op_linalg_tensorsolve.call(v[0], v[1], v[2])
+        return _op_linalg_tensorsolve_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_tensorsolve, _parser_f_linalg_tensorsolve, args, kwargs, MODULE)
+
+
+
+_parser_f_linalg_vander = PythonArgParser(
+    [
+        'linalg_vander(Tensor x, *, SymInt? N=None)',
+    ],
+)
+_tail_parser_f_linalg_vander = [p.default for p in _parser_f_linalg_vander.signatures[0].params[1:]]
+
+
+def linalg_vander(*args, **kwargs):
+    """linalg_vander(Tensor x, *, SymInt? N=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_linalg_vander]
+        else:
+            index, v = _parser_f_linalg_vander.parse(args, kwargs)
+        return _op_linalg_vander.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_vander, _parser_f_linalg_vander, args, kwargs, MODULE)
+
+
+
 _parser_f_linalg_vecdot = PythonArgParser(
     [
         'linalg_vecdot(Tensor x, Tensor y, *, int dim=-1, Tensor? out=None)',
@@ -893,4 +1024,4 @@ def linalg_vector_norm(*args, **kwargs):
     return handle_function(linalg_vector_norm, _parser_f_linalg_vector_norm, args, kwargs, MODULE)
 
 
-__all__ = ['_linalg_eigvals', 'linalg_cholesky', 'linalg_cholesky_ex', 'linalg_cond', 'linalg_det', 'linalg_diagonal', 'linalg_eig', 'linalg_eigh', 'linalg_eigvals', 'linalg_eigvalsh', 'linalg_inv', 'linalg_inv_ex', 'linalg_lstsq', 'linalg_lu', 'linalg_lu_factor', 'linalg_lu_factor_ex', 'linalg_lu_solve', 'linalg_matrix_norm', 'linalg_matrix_power', 'linalg_matrix_rank', 'linalg_norm', 'linalg_pinv', 'linalg_qr', 'linalg_slogdet', 'linalg_solve', 'linalg_solve_ex', 'linalg_solve_triangular', 'linalg_svd', 'linalg_svdvals', 'linalg_vecdot', 'linalg_vector_norm']
+__all__ = ['_linalg_eigvals', 'linalg_cholesky', 'linalg_cholesky_ex', 'linalg_cond', 'linalg_cross', 'linalg_det', 'linalg_diagonal', 'linalg_eig', 'linalg_eigh', 'linalg_eigvals', 'linalg_eigvalsh', 'linalg_inv', 'linalg_inv_ex', 'linalg_lstsq', 'linalg_lu', 'linalg_lu_factor', 'linalg_lu_factor_ex', 'linalg_lu_solve', 'linalg_matrix_norm', 'linalg_matrix_power', 'linalg_matrix_rank', 'linalg_multi_dot', 'linalg_norm', 'linalg_pinv', 'linalg_qr', 'linalg_slogdet', 'linalg_solve', 'linalg_solve_ex', 'linalg_solve_triangular', 'linalg_svd', 'linalg_svdvals', 'linalg_tensorinv', 'linalg_tensorsolve', 'linalg_vander', 'linalg_vecdot', 'linalg_vector_norm']

@@ -6616,6 +6616,25 @@ def triangular_solve_X(self, A, upper, transpose, unitriangular, X, M_):
     return X, M_
 
 
+# linalg_cross.out: structured
+
+
+def linalg_cross(self, other, dim):
+    meta = M.linalg_cross(self, other, dim)
+    out = meta.allocate()
+    N.linalg_cross_out(meta, self, other, dim, out)
+    return out
+
+
+def linalg_cross_out(self, other, dim, out):
+    meta = M.linalg_cross(self, other, dim)
+    if out is self or out is other:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    N.linalg_cross_out(meta, self, other, dim, out)
+    return out
+
+
 impl("add.Tensor", "CPU", add_Tensor)
 impl("add_.Tensor", "CPU", add__Tensor)
 impl("add.out", "CPU", add_out)
@@ -7145,6 +7164,8 @@ impl("lu_unpack", "CPU", lu_unpack)
 impl("lu_unpack.out", "CPU", lu_unpack_out)
 impl("triangular_solve", "CPU", triangular_solve)
 impl("triangular_solve.X", "CPU", triangular_solve_X)
+impl("linalg_cross", "CPU", linalg_cross)
+impl("linalg_cross.out", "CPU", linalg_cross_out)
 impl("abs.out", "CPU", N.abs_out)
 impl("conj_physical.out", "CPU", N.conj_physical_out)
 impl("arange.start_out", "CPU", N.arange_start_out)

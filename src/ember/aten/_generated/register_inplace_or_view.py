@@ -7483,6 +7483,20 @@ def linalg_pinv_atol_rtol_tensor_out(keyset, self, atol, rtol, hermitian, out):
     return finish_inplace(result, out)
 
 
+_linalg_cross_out = handle("linalg_cross.out")
+
+
+def linalg_cross_out(keyset, self, other, dim, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _linalg_cross_out.redispatch(keyset & AFTER, self, other, dim, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
 impl("_conj", "ADInplaceOrView", _conj, keyset_arg="raw")
@@ -8017,3 +8031,4 @@ impl("cholesky_solve.out", "ADInplaceOrView", cholesky_solve_out, keyset_arg="ra
 impl("cholesky_inverse.out", "ADInplaceOrView", cholesky_inverse_out, keyset_arg="raw")
 impl("triangular_solve.X", "ADInplaceOrView", triangular_solve_X, keyset_arg="raw")
 impl("linalg_pinv.atol_rtol_tensor_out", "ADInplaceOrView", linalg_pinv_atol_rtol_tensor_out, keyset_arg="raw")
+impl("linalg_cross.out", "ADInplaceOrView", linalg_cross_out, keyset_arg="raw")

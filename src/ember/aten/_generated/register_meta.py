@@ -3977,6 +3977,21 @@ def triangular_solve_X(self, A, upper, transpose, unitriangular, X, M_):
     return X, M_
 
 
+# linalg_cross.out: structured
+
+
+def linalg_cross(self, other, dim):
+    meta = M.linalg_cross(self, other, dim)
+    out = meta.allocate()
+    return out
+
+
+def linalg_cross_out(self, other, dim, out):
+    meta = M.linalg_cross(self, other, dim)
+    meta.resize_outputs(out)
+    return out
+
+
 def abs_out(self, out):
     M.check_copy_devices(self, out)
     return N.abs_out(self, out)
@@ -4661,6 +4676,8 @@ impl("lu_unpack", "Meta", lu_unpack)
 impl("lu_unpack.out", "Meta", lu_unpack_out)
 impl("triangular_solve", "Meta", triangular_solve)
 impl("triangular_solve.X", "Meta", triangular_solve_X)
+impl("linalg_cross", "Meta", linalg_cross)
+impl("linalg_cross.out", "Meta", linalg_cross_out)
 impl("abs.out", "Meta", abs_out)
 impl("conj_physical.out", "Meta", conj_physical_out)
 impl("arange.start_out", "Meta", N.arange_start_out)

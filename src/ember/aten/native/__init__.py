@@ -48,6 +48,7 @@ from .linalg_misc import *  # noqa: F403
 from .linalg_norms import *  # noqa: F403
 from .linalg_out import *  # noqa: F403
 from .linalg_pinv import *  # noqa: F403
+from .linalg_products import *  # noqa: F403
 from .linalg_triangular import *  # noqa: F403
 from .loss import *  # noqa: F403
 from .loss_more import *  # noqa: F403

@@ -20444,6 +20444,47 @@ def linalg_pinv_atol_rtol_tensor_out(ks, self, atol, rtol, hermitian, out):
     return result
 
 
+_linalg_cross = handle("linalg_cross")
+
+
+def linalg_cross(ks, self, other, dim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        node = nodes.LinalgCrossBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        node._saved_dim = dim
+        if node.should_compute_output(0):
+            node._raw_saved_other = SavedVariable(other)
+        if node.should_compute_output(1):
+            node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _linalg_cross.redispatch(ks & AFTER_AUTOGRAD, self, other, dim)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_linalg_cross_out = handle("linalg_cross.out")
+
+
+def linalg_cross_out(ks, self, other, dim, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="linalg_cross"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _linalg_cross_out.redispatch(ks & AFTER_AUTOGRAD, self, other, dim, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -21483,3 +21524,5 @@ impl("triangular_solve.X", "Autograd", triangular_solve_X, keyset_arg="raw")
 impl("triangular_solve", "Autograd", triangular_solve, keyset_arg="raw")
 impl("linalg_pinv.atol_rtol_tensor", "Autograd", linalg_pinv_atol_rtol_tensor, keyset_arg="raw")
 impl("linalg_pinv.atol_rtol_tensor_out", "Autograd", linalg_pinv_atol_rtol_tensor_out, keyset_arg="raw")
+impl("linalg_cross", "Autograd", linalg_cross, keyset_arg="raw")
+impl("linalg_cross.out", "Autograd", linalg_cross_out, keyset_arg="raw")

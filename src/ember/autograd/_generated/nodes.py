@@ -9436,3 +9436,31 @@ class LinalgPinvBackward0(GeneratedNode):
         else:
             grad_0 = None
         return [grad_0]
+
+
+class LinalgCrossBackward0(GeneratedNode):
+    """Backward of aten::linalg_cross."""
+
+    _saved_variables = ('_raw_saved_other', '_raw_saved_self')
+    _saved_dim = None
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        other = _unpack(node._raw_saved_other, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = at.linalg_cross(grad, self.conj_physical(), dim)
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.linalg_cross(other.conj_physical(), grad, dim)
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]

@@ -457,6 +457,7 @@ def minimum_backward(grad, self, other, pick_self: bool):
 from ember.autograd.formulas_linalg_cholesky import (  # noqa: E402, F401 (derivatives.yaml)
     cholesky_inverse_backward,
     cholesky_solve_backward,
+    linalg_matrix_exp_differential,
     pinv_backward,
     triangular_solve_backward,
 )

@@ -1,9 +1,11 @@
-"""Backward formulas of cholesky_solve, cholesky_inverse, triangular_solve and linalg_pinv.
+"""Backward formulas of cholesky_solve, cholesky_inverse, triangular_solve, linalg_pinv and
+linalg_matrix_exp.
 
 Layer: autograd. In: the output gradients (None where undefined), the saved inputs and
 outputs, grad_input_mask. Out: the input gradients (a tuple where an entry lists several
 inputs). Mirrors FunctionsManual.cpp's cholesky_solve_backward, cholesky_inverse_backward,
-triangular_solve_backward and pinv_backward, with ember's operators (conj_physical where
+triangular_solve_backward, pinv_backward and linalg_matrix_exp_differential, with ember's
+operators (conj_physical where
 PyTorch takes a lazy conj view).
 """
 
@@ -13,7 +15,7 @@ from ember.aten.native import at
 
 __all__ = [
     "cholesky_solve_backward", "cholesky_inverse_backward", "triangular_solve_backward",
-    "pinv_backward",
+    "pinv_backward", "linalg_matrix_exp_differential",
 ]  # fmt: skip
 
 
@@ -95,3 +97,16 @@ def pinv_backward(grad, pinvA, A):  # noqa: N803
         + pinvAhK
         - at.matmul(at.matmul(pinvAhK, pinvA), A)
     )
+
+
+def linalg_matrix_exp_differential(self, grad, adjoint):
+    """differential_analytic_matrix_function: exp([[A, G], [0, A]]) holds the differential in
+    its upper right block (A = self^H for the adjoint)."""
+    if grad is None:
+        return None
+    A = _mh(self) if adjoint else self  # noqa: N806
+    n = A.shape[-1]
+    top = at.cat([A, grad], -1)
+    bottom = at.cat([at.zeros_like(A, None, None, None, None, None), A], -1)
+    meta = at.cat([top, bottom], -2)
+    return at.narrow(at.narrow(at.linalg_matrix_exp(meta), -2, 0, n), -1, n, n)

@@ -26,6 +26,7 @@ multi_dot = _f.linalg_multi_dot
 tensorinv = _f.linalg_tensorinv
 tensorsolve = _f.linalg_tensorsolve
 vander = _f.linalg_vander
+matrix_exp = _f.linalg_matrix_exp
 matrix_rank = _f.linalg_matrix_rank
 pinv = _f.linalg_pinv
 lu_factor = _f.linalg_lu_factor
@@ -49,5 +50,5 @@ __all__ = [
     "lstsq", "matrix_norm", "norm", "qr", "slogdet", "solve", "solve_ex", "svd", "svdvals",
     "vector_norm", "diagonal", "eig", "eigvals", "matrix_power", "vecdot",
     "solve_triangular", "lu", "lu_factor", "lu_factor_ex", "lu_solve",
-    "cond", "matrix_rank", "pinv", "cross", "multi_dot", "tensorinv", "tensorsolve", "vander",
+    "cond", "matrix_exp", "matrix_rank", "pinv", "cross", "multi_dot", "tensorinv", "tensorsolve", "vander",
 ]  # fmt: skip

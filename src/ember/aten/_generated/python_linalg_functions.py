@@ -52,6 +52,7 @@ _op_linalg_lu_factor_ex = handle("linalg_lu_factor_ex")
 _op_linalg_lu_factor_ex_out = handle("linalg_lu_factor_ex.out")
 _op_linalg_lu_solve = handle("linalg_lu_solve")
 _op_linalg_lu_solve_out = handle("linalg_lu_solve.out")
+_op_linalg_matrix_exp = handle("linalg_matrix_exp")
 _op_linalg_matrix_norm = handle("linalg_matrix_norm")
 _op_linalg_matrix_norm_out = handle("linalg_matrix_norm.out")
 _op_linalg_matrix_norm_str_ord = handle("linalg_matrix_norm.str_ord")
@@ -547,6 +548,32 @@ def linalg_lu_solve(*args, **kwargs):
 
 
 
+_parser_f_linalg_matrix_exp = PythonArgParser(
+    [
+        'linalg_matrix_exp(Tensor input)',
+    ],
+)
+_tail_parser_f_linalg_matrix_exp = [p.default for p in _parser_f_linalg_matrix_exp.signatures[0].params[1:]]
+
+
+def linalg_matrix_exp(*args, **kwargs):
+    """linalg_matrix_exp(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_linalg_matrix_exp]
+        else:
+            index, v = _parser_f_linalg_matrix_exp.parse(args, kwargs)
+        return _op_linalg_matrix_exp.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_matrix_exp, _parser_f_linalg_matrix_exp, args, kwargs, MODULE)
+
+
+
 _parser_f_linalg_matrix_norm = PythonArgParser(
     [
         'linalg_matrix_norm(Tensor input, Scalar ord, int[] dim=[-2, -1], bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)',
@@ -1024,4 +1051,4 @@ def linalg_vector_norm(*args, **kwargs):
     return handle_function(linalg_vector_norm, _parser_f_linalg_vector_norm, args, kwargs, MODULE)
 
 
-__all__ = ['_linalg_eigvals', 'linalg_cholesky', 'linalg_cholesky_ex', 'linalg_cond', 'linalg_cross', 'linalg_det', 'linalg_diagonal', 'linalg_eig', 'linalg_eigh', 'linalg_eigvals', 'linalg_eigvalsh', 'linalg_inv', 'linalg_inv_ex', 'linalg_lstsq', 'linalg_lu', 'linalg_lu_factor', 'linalg_lu_factor_ex', 'linalg_lu_solve', 'linalg_matrix_norm', 'linalg_matrix_power', 'linalg_matrix_rank', 'linalg_multi_dot', 'linalg_norm', 'linalg_pinv', 'linalg_qr', 'linalg_slogdet', 'linalg_solve', 'linalg_solve_ex', 'linalg_solve_triangular', 'linalg_svd', 'linalg_svdvals', 'linalg_tensorinv', 'linalg_tensorsolve', 'linalg_vander', 'linalg_vecdot', 'linalg_vector_norm']
+__all__ = ['_linalg_eigvals', 'linalg_cholesky', 'linalg_cholesky_ex', 'linalg_cond', 'linalg_cross', 'linalg_det', 'linalg_diagonal', 'linalg_eig', 'linalg_eigh', 'linalg_eigvals', 'linalg_eigvalsh', 'linalg_inv', 'linalg_inv_ex', 'linalg_lstsq', 'linalg_lu', 'linalg_lu_factor', 'linalg_lu_factor_ex', 'linalg_lu_solve', 'linalg_matrix_exp', 'linalg_matrix_norm', 'linalg_matrix_power', 'linalg_matrix_rank', 'linalg_multi_dot', 'linalg_norm', 'linalg_pinv', 'linalg_qr', 'linalg_slogdet', 'linalg_solve', 'linalg_solve_ex', 'linalg_solve_triangular', 'linalg_svd', 'linalg_svdvals', 'linalg_tensorinv', 'linalg_tensorsolve', 'linalg_vander', 'linalg_vecdot', 'linalg_vector_norm']

@@ -52,6 +52,7 @@ from .linalg_products import *  # noqa: F403
 from .linalg_triangular import *  # noqa: F403
 from .loss import *  # noqa: F403
 from .loss_more import *  # noqa: F403
+from .matrix_exp import *  # noqa: F403
 from .misc_ops import *  # noqa: F403
 from .normalization import *  # noqa: F403
 from .order_stats import *  # noqa: F403

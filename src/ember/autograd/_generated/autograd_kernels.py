@@ -20485,6 +20485,27 @@ def linalg_cross_out(ks, self, other, dim, out):
     return result
 
 
+_linalg_matrix_exp = handle("linalg_matrix_exp")
+
+
+def linalg_matrix_exp(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.LinalgMatrixExpBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _linalg_matrix_exp.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -21526,3 +21547,4 @@ impl("linalg_pinv.atol_rtol_tensor", "Autograd", linalg_pinv_atol_rtol_tensor, k
 impl("linalg_pinv.atol_rtol_tensor_out", "Autograd", linalg_pinv_atol_rtol_tensor_out, keyset_arg="raw")
 impl("linalg_cross", "Autograd", linalg_cross, keyset_arg="raw")
 impl("linalg_cross.out", "Autograd", linalg_cross_out, keyset_arg="raw")
+impl("linalg_matrix_exp", "Autograd", linalg_matrix_exp, keyset_arg="raw")

@@ -86,6 +86,7 @@ from ember.autograd.formulas import (
     linalg_lstsq_backward_self,
     linalg_lu_backward,
     linalg_lu_solve_LU,
+    linalg_matrix_exp_differential,
     linalg_qr_backward,
     linalg_solve_backward_A,
     linalg_solve_backward_B,
@@ -9464,3 +9465,22 @@ class LinalgCrossBackward0(GeneratedNode):
         else:
             grad_0 = None
         return [grad_0, grad_1]
+
+
+class LinalgMatrixExpBackward0(GeneratedNode):
+    """Backward of aten::linalg_matrix_exp."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = linalg_matrix_exp_differential(self, grad, True)
+        else:
+            grad_0 = None
+        return [grad_0]

@@ -81,7 +81,8 @@ def _atol_rtol_tensors(input, atol, rtol, name: str):  # noqa: A002
     default = _scalar(_default_rtol(input), input.device)
     if given is None:
         return atol, default
-    return atol, at.where_self(at.gt_Scalar(given, 0), _zeros(input.device), default)
+    zero = _zeros(input.device)  # C++ evaluates where's arguments right to left
+    return atol, at.where_self(at.gt_Scalar(given, 0), zero, default)
 
 
 def _atol_rtol_floats(input, atol, rtol):  # noqa: A002
@@ -123,7 +124,8 @@ def linalg_pinv_atol_rtol_tensor(self, atol, rtol, hermitian):
         S_abs = at.abs(S)  # noqa: N806
         max_val = at.amax(S_abs, [-1], True)
         basis, right = U, _mh(U)
-    tol = at.max_other(at.unsqueeze(atol_, -1), at.unsqueeze(rtol_, -1) * max_val)
+    scaled = at.unsqueeze(rtol_, -1) * max_val  # C++ evaluates the right operand first
+    tol = at.max_other(at.unsqueeze(atol_, -1), scaled)
     zero = at.zeros([], S.dtype, strided, S.device, None)
     S_pinv = at.where_self(at.gt_Tensor(S_abs, tol), at.reciprocal(S), zero)  # noqa: N806
     S_pinv = at.to_dtype(S_pinv, self.dtype, False, False, None)  # noqa: N806
@@ -194,7 +196,8 @@ def _rank(input, atol, rtol, hermitian, result):  # noqa: A002
     else:
         S = at.abs(at.linalg_eigvalsh(input, "L"))  # noqa: N806
         max_S = at.amax(S, [-1], True)  # noqa: N806
-    tol = at.max_other(at.unsqueeze(atol, -1), at.unsqueeze(rtol, -1) * max_S)
+    scaled = at.unsqueeze(rtol, -1) * max_S  # C++ evaluates the right operand first
+    tol = at.max_other(at.unsqueeze(atol, -1), scaled)
     above = at.gt_Tensor(S, tol)
     if is_tensor_subclass_like(input):
         return at.sum_dim_IntList(above, [-1], False, None)
@@ -327,8 +330,8 @@ def linalg_cond_p_str(self, p):
         return _empty_cond(self)
     if p == "nuc":
         S = at.linalg_svdvals(self, None)  # noqa: N806
-        total = at.sum_dim_IntList(S, [-1], False, None)
-        return total * at.sum_dim_IntList(at.reciprocal(S), [-1], False, None)
+        inverse_total = at.sum_dim_IntList(at.reciprocal(S), [-1], False, None)
+        return at.sum_dim_IntList(S, [-1], False, None) * inverse_total
     return _cond_helper(self, p, True)
 
 

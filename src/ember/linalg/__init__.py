@@ -19,6 +19,7 @@ eigvalsh = _f.linalg_eigvalsh
 inv = _f.linalg_inv
 inv_ex = _f.linalg_inv_ex
 lstsq = _f.linalg_lstsq
+householder_product = _f.linalg_householder_product
 lu = _f.linalg_lu
 cond = _f.linalg_cond
 cross = _f.linalg_cross
@@ -50,5 +51,5 @@ __all__ = [
     "lstsq", "matrix_norm", "norm", "qr", "slogdet", "solve", "solve_ex", "svd", "svdvals",
     "vector_norm", "diagonal", "eig", "eigvals", "matrix_power", "vecdot",
     "solve_triangular", "lu", "lu_factor", "lu_factor_ex", "lu_solve",
-    "cond", "matrix_exp", "matrix_rank", "pinv", "cross", "multi_dot", "tensorinv", "tensorsolve", "vander",
+    "cond", "householder_product", "matrix_exp", "matrix_rank", "pinv", "cross", "multi_dot", "tensorinv", "tensorsolve", "vander",
 ]  # fmt: skip

@@ -38,6 +38,8 @@ _op_linalg_eigvals = handle("linalg_eigvals")
 _op_linalg_eigvals_out = handle("linalg_eigvals.out")
 _op_linalg_eigvalsh = handle("linalg_eigvalsh")
 _op_linalg_eigvalsh_out = handle("linalg_eigvalsh.out")
+_op_linalg_householder_product = handle("linalg_householder_product")
+_op_linalg_householder_product_out = handle("linalg_householder_product.out")
 _op_linalg_inv = handle("linalg_inv")
 _op_linalg_inv_out = handle("linalg_inv.out")
 _op_linalg_inv_ex = handle("linalg_inv_ex")
@@ -377,6 +379,30 @@ def linalg_eigvalsh(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(linalg_eigvalsh, _parser_f_linalg_eigvalsh, args, kwargs, MODULE)
+
+
+
+_parser_f_linalg_householder_product = PythonArgParser(
+    [
+        'linalg_householder_product(Tensor input, Tensor tau, *, Tensor? out=None)',
+    ],
+)
+
+
+def linalg_householder_product(*args, **kwargs):
+    """linalg_householder_product(Tensor input, Tensor tau, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_linalg_householder_product.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_linalg_householder_product.call(v[0], v[1])
+        return _op_linalg_householder_product_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_householder_product, _parser_f_linalg_householder_product, args, kwargs, MODULE)
 
 
 
@@ -1051,4 +1077,4 @@ def linalg_vector_norm(*args, **kwargs):
     return handle_function(linalg_vector_norm, _parser_f_linalg_vector_norm, args, kwargs, MODULE)
 
 
-__all__ = ['_linalg_eigvals', 'linalg_cholesky', 'linalg_cholesky_ex', 'linalg_cond', 'linalg_cross', 'linalg_det', 'linalg_diagonal', 'linalg_eig', 'linalg_eigh', 'linalg_eigvals', 'linalg_eigvalsh', 'linalg_inv', 'linalg_inv_ex', 'linalg_lstsq', 'linalg_lu', 'linalg_lu_factor', 'linalg_lu_factor_ex', 'linalg_lu_solve', 'linalg_matrix_exp', 'linalg_matrix_norm', 'linalg_matrix_power', 'linalg_matrix_rank', 'linalg_multi_dot', 'linalg_norm', 'linalg_pinv', 'linalg_qr', 'linalg_slogdet', 'linalg_solve', 'linalg_solve_ex', 'linalg_solve_triangular', 'linalg_svd', 'linalg_svdvals', 'linalg_tensorinv', 'linalg_tensorsolve', 'linalg_vander', 'linalg_vecdot', 'linalg_vector_norm']
+__all__ = ['_linalg_eigvals', 'linalg_cholesky', 'linalg_cholesky_ex', 'linalg_cond', 'linalg_cross', 'linalg_det', 'linalg_diagonal', 'linalg_eig', 'linalg_eigh', 'linalg_eigvals', 'linalg_eigvalsh', 'linalg_householder_product', 'linalg_inv', 'linalg_inv_ex', 'linalg_lstsq', 'linalg_lu', 'linalg_lu_factor', 'linalg_lu_factor_ex', 'linalg_lu_solve', 'linalg_matrix_exp', 'linalg_matrix_norm', 'linalg_matrix_power', 'linalg_matrix_rank', 'linalg_multi_dot', 'linalg_norm', 'linalg_pinv', 'linalg_qr', 'linalg_slogdet', 'linalg_solve', 'linalg_solve_ex', 'linalg_solve_triangular', 'linalg_svd', 'linalg_svdvals', 'linalg_tensorinv', 'linalg_tensorsolve', 'linalg_vander', 'linalg_vecdot', 'linalg_vector_norm']

@@ -692,3 +692,5 @@ impl("linalg_tensorinv.out", "CompositeImplicitAutograd", N.linalg_tensorinv_out
 impl("linalg_tensorsolve", "CompositeImplicitAutograd", N.linalg_tensorsolve)
 impl("linalg_tensorsolve.out", "CompositeImplicitAutograd", N.linalg_tensorsolve_out)
 impl("matrix_exp", "CompositeImplicitAutograd", N.matrix_exp)
+impl("orgqr", "CompositeImplicitAutograd", N.orgqr)
+impl("orgqr.out", "CompositeImplicitAutograd", N.orgqr_out)

@@ -7497,6 +7497,48 @@ def linalg_cross_out(keyset, self, other, dim, out):
     return finish_inplace(result, out)
 
 
+_geqrf_a = handle("geqrf.a")
+
+
+def geqrf_a(keyset, self, a, tau):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _geqrf_a.redispatch(keyset & AFTER, self, a, tau)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, a, tau)
+
+
+_ormqr_out = handle("ormqr.out")
+
+
+def ormqr_out(keyset, self, input2, input3, left, transpose, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _ormqr_out.redispatch(keyset & AFTER, self, input2, input3, left, transpose, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_linalg_householder_product_out = handle("linalg_householder_product.out")
+
+
+def linalg_householder_product_out(keyset, input, tau, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _linalg_householder_product_out.redispatch(keyset & AFTER, input, tau, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
 impl("_conj", "ADInplaceOrView", _conj, keyset_arg="raw")
@@ -8032,3 +8074,6 @@ impl("cholesky_inverse.out", "ADInplaceOrView", cholesky_inverse_out, keyset_arg
 impl("triangular_solve.X", "ADInplaceOrView", triangular_solve_X, keyset_arg="raw")
 impl("linalg_pinv.atol_rtol_tensor_out", "ADInplaceOrView", linalg_pinv_atol_rtol_tensor_out, keyset_arg="raw")
 impl("linalg_cross.out", "ADInplaceOrView", linalg_cross_out, keyset_arg="raw")
+impl("geqrf.a", "ADInplaceOrView", geqrf_a, keyset_arg="raw")
+impl("ormqr.out", "ADInplaceOrView", ormqr_out, keyset_arg="raw")
+impl("linalg_householder_product.out", "ADInplaceOrView", linalg_householder_product_out, keyset_arg="raw")

@@ -42,6 +42,7 @@ from .linalg_cholesky import *  # noqa: F403
 from .linalg_composite import *  # noqa: F403
 from .linalg_decomp import *  # noqa: F403
 from .linalg_eig import *  # noqa: F403
+from .linalg_householder import *  # noqa: F403
 from .linalg_lstsq import *  # noqa: F403
 from .linalg_lu import *  # noqa: F403
 from .linalg_misc import *  # noqa: F403

@@ -20506,6 +20506,124 @@ def linalg_matrix_exp(ks, self):
     return result
 
 
+_geqrf_a = handle("geqrf.a")
+
+
+def geqrf_a(ks, self, a, tau):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or a._requires_grad or tau._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="geqrf"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _geqrf_a.redispatch(ks & AFTER_AUTOGRAD, self, a, tau)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_geqrf = handle("geqrf")
+
+
+def geqrf(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.GeqrfBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _geqrf.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0], result[1],), node)
+    return result
+
+
+_ormqr_out = handle("ormqr.out")
+
+
+def ormqr_out(ks, self, input2, input3, left, transpose, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or input2._requires_grad or input3._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::ormqr")
+        node = NotImplementedNode("aten::ormqr")
+        node._next_edges = requiring_edges(self, input2, input3, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _ormqr_out.redispatch(ks & AFTER_AUTOGRAD, self, input2, input3, left, transpose, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_ormqr = handle("ormqr")
+
+
+def ormqr(ks, self, input2, input3, left, transpose):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or input2._requires_grad or input3._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::ormqr")
+        node._next_edges = requiring_edges(self, input2, input3)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _ormqr.redispatch(ks & AFTER_AUTOGRAD, self, input2, input3, left, transpose)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_linalg_householder_product = handle("linalg_householder_product")
+
+
+def linalg_householder_product(ks, input, tau):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (input._requires_grad or tau._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::linalg_householder_product")
+        node._next_edges = requiring_edges(input, tau)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _linalg_householder_product.redispatch(ks & AFTER_AUTOGRAD, input, tau)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_linalg_householder_product_out = handle("linalg_householder_product.out")
+
+
+def linalg_householder_product_out(ks, input, tau, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (input._requires_grad or tau._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::linalg_householder_product")
+        node = NotImplementedNode("aten::linalg_householder_product")
+        node._next_edges = requiring_edges(input, tau, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _linalg_householder_product_out.redispatch(ks & AFTER_AUTOGRAD, input, tau, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -21548,3 +21666,9 @@ impl("linalg_pinv.atol_rtol_tensor_out", "Autograd", linalg_pinv_atol_rtol_tenso
 impl("linalg_cross", "Autograd", linalg_cross, keyset_arg="raw")
 impl("linalg_cross.out", "Autograd", linalg_cross_out, keyset_arg="raw")
 impl("linalg_matrix_exp", "Autograd", linalg_matrix_exp, keyset_arg="raw")
+impl("geqrf.a", "Autograd", geqrf_a, keyset_arg="raw")
+impl("geqrf", "Autograd", geqrf, keyset_arg="raw")
+impl("ormqr.out", "Autograd", ormqr_out, keyset_arg="raw")
+impl("ormqr", "Autograd", ormqr, keyset_arg="raw")
+impl("linalg_householder_product", "Autograd", linalg_householder_product, keyset_arg="raw")
+impl("linalg_householder_product.out", "Autograd", linalg_householder_product_out, keyset_arg="raw")

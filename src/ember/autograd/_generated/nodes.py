@@ -9484,3 +9484,16 @@ class LinalgMatrixExpBackward0(GeneratedNode):
         else:
             grad_0 = None
         return [grad_0]
+
+
+class GeqrfBackward0(GeneratedNode):
+    """Backward of aten::geqrf."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        if node._next_edges[0][0] is not None:
+            grad_0 = not_implemented("geqrf")
+        else:
+            grad_0 = None
+        return [grad_0]

@@ -454,6 +454,10 @@ def minimum_backward(grad, self, other, pick_self: bool):
     return maximum_backward(grad, self, other, not pick_self)
 
 
+from ember.autograd.formulas_householder import (  # noqa: E402, F401 (derivatives.yaml)
+    householder_product_backward,
+    ormqr_backward,
+)
 from ember.autograd.formulas_linalg_cholesky import (  # noqa: E402, F401 (derivatives.yaml)
     cholesky_inverse_backward,
     cholesky_solve_backward,

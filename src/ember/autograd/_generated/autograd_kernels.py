@@ -20547,19 +20547,14 @@ _ormqr_out = handle("ormqr.out")
 
 def ormqr_out(ks, self, input2, input3, left, transpose, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    requires = ts.grad_mode and (self._requires_grad or input2._requires_grad or input3._requires_grad or out._requires_grad)
-    if requires:
-        check_out_mutable(out, "aten::ormqr")
-        node = NotImplementedNode("aten::ormqr")
-        node._next_edges = requiring_edges(self, input2, input3, out)
+    if ts.grad_mode and (self._requires_grad or input2._requires_grad or input3._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="ormqr"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _ormqr_out.redispatch(ks & AFTER_AUTOGRAD, self, input2, input3, left, transpose, out)
     finally:
         ts.excluded = prev
-    if requires:
-        not_implemented_history(node, (result,), (True,))
     return result
 
 
@@ -20570,8 +20565,13 @@ def ormqr(ks, self, input2, input3, left, transpose):
     ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad or input2._requires_grad or input3._requires_grad)
     if requires:
-        node = NotImplementedNode("aten::ormqr")
-        node._next_edges = requiring_edges(self, input2, input3)
+        node = nodes.OrmqrBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(input2), gradient_edge(input3))
+        node._raw_saved_input2 = SavedVariable(input2)
+        node._raw_saved_input3 = SavedVariable(input3)
+        node._saved_left = left
+        node._raw_saved_self = SavedVariable(self)
+        node._saved_transpose = transpose
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -20579,7 +20579,8 @@ def ormqr(ks, self, input2, input3, left, transpose):
     finally:
         ts.excluded = prev
     if requires:
-        not_implemented_history(node, (result,), (False,))
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -20590,8 +20591,10 @@ def linalg_householder_product(ks, input, tau):
     ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (input._requires_grad or tau._requires_grad)
     if requires:
-        node = NotImplementedNode("aten::linalg_householder_product")
-        node._next_edges = requiring_edges(input, tau)
+        node = nodes.LinalgHouseholderProductBackward0()
+        node._next_edges = (gradient_edge(input), gradient_edge(tau))
+        node._raw_saved_input = SavedVariable(input)
+        node._raw_saved_tau = SavedVariable(tau)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -20599,7 +20602,8 @@ def linalg_householder_product(ks, input, tau):
     finally:
         ts.excluded = prev
     if requires:
-        not_implemented_history(node, (result,), (False,))
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -20608,19 +20612,14 @@ _linalg_householder_product_out = handle("linalg_householder_product.out")
 
 def linalg_householder_product_out(ks, input, tau, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    requires = ts.grad_mode and (input._requires_grad or tau._requires_grad or out._requires_grad)
-    if requires:
-        check_out_mutable(out, "aten::linalg_householder_product")
-        node = NotImplementedNode("aten::linalg_householder_product")
-        node._next_edges = requiring_edges(input, tau, out)
+    if ts.grad_mode and (input._requires_grad or tau._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="linalg_householder_product"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _linalg_householder_product_out.redispatch(ks & AFTER_AUTOGRAD, input, tau, out)
     finally:
         ts.excluded = prev
-    if requires:
-        not_implemented_history(node, (result,), (True,))
     return result
 
 

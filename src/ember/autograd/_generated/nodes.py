@@ -63,6 +63,7 @@ from ember.autograd.formulas import (
     hardswish_backward,
     hardswish_double_backward,
     hardtanh_backward,
+    householder_product_backward,
     huber_loss_backward,
     huber_loss_double_backward,
     huber_loss_double_backward_grad_output,
@@ -125,6 +126,7 @@ from ember.autograd.formulas import (
     nll_loss_backward,
     norm_backward,
     not_implemented,
+    ormqr_backward,
     permute_backwards,
     pinv_backward,
     pow_backward,
@@ -9497,3 +9499,62 @@ class GeqrfBackward0(GeneratedNode):
         else:
             grad_0 = None
         return [grad_0]
+
+
+class OrmqrBackward0(GeneratedNode):
+    """Backward of aten::ormqr."""
+
+    _saved_variables = ('_raw_saved_input2', '_raw_saved_input3', '_raw_saved_self', '_raw_saved_result')
+    _raw_saved_input2 = None
+    _saved_input2 = SavedTensor('_raw_saved_input2')
+    _raw_saved_input3 = None
+    _saved_input3 = SavedTensor('_raw_saved_input3')
+    _saved_left = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _saved_transpose = None
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        input2 = _unpack(node._raw_saved_input2, node)
+        input3 = _unpack(node._raw_saved_input3, node)
+        left = node._saved_left
+        self = _unpack(node._raw_saved_self, node)
+        transpose = node._saved_transpose
+        result = _unpack(node._raw_saved_result, node)
+        grad_input_mask = [node._next_edges[0][0] is not None, node._next_edges[1][0] is not None, node._next_edges[2][0] is not None]
+        if any(grad_input_mask):
+            grad_0, grad_1, grad_2, = ormqr_backward(grad, result, self, input2, input3, left, transpose, grad_input_mask)
+        else:
+            grad_0 = grad_1 = grad_2 = None
+        return [grad_0, grad_1, grad_2]
+
+
+class LinalgHouseholderProductBackward0(GeneratedNode):
+    """Backward of aten::linalg_householder_product."""
+
+    _saved_variables = ('_raw_saved_input', '_raw_saved_tau', '_raw_saved_result')
+    _raw_saved_input = None
+    _saved_input = SavedTensor('_raw_saved_input')
+    _raw_saved_tau = None
+    _saved_tau = SavedTensor('_raw_saved_tau')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        input = _unpack(node._raw_saved_input, node)
+        tau = _unpack(node._raw_saved_tau, node)
+        result = _unpack(node._raw_saved_result, node)
+        grad_input_mask = [node._next_edges[0][0] is not None, node._next_edges[1][0] is not None]
+        if any(grad_input_mask):
+            grad_0, grad_1, = householder_product_backward(grad, result, input, tau)
+        else:
+            grad_0 = grad_1 = None
+        return [grad_0, grad_1]

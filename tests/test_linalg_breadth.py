@@ -812,3 +812,127 @@ def test_matrix_exp_trivial_sizes_nan_and_errors():
 @pytest.mark.parametrize("scale", [0.01, 0.5, 3.0])
 def test_matrix_exp_grads(shape, scale):
     _grads(lambda lib, x: lib.matrix_exp(x), [_values(shape) * scale])
+
+
+# -- geqrf, householder_product, ormqr -------------------------------------------------------
+
+
+@pytest.mark.parametrize("shape", [(5, 5), (5, 2), (2, 5), (5, 0), (2, 4, 3), (0, 3, 3)])
+@pytest.mark.parametrize("dtype", ["float64", "float32", "complex128"])
+def test_geqrf_householder_product_ormqr_values(shape, dtype):
+    a = _values(shape, dtype)
+    tol = 1e-5 if dtype == "float32" else 1e-9
+    _compare(lambda lib: lib.geqrf(_t(lib, a, dtype)), rtol=tol)
+    _compare(lambda lib: _t(lib, a, dtype).geqrf(), rtol=tol)
+    m, n = shape[-2:]
+    if m >= n:
+        _compare(
+            lambda lib: lib.linalg.householder_product(*lib.geqrf(_t(lib, a, dtype))), rtol=tol
+        )
+        _compare(lambda lib: lib.orgqr(*lib.geqrf(_t(lib, a, dtype))), rtol=tol)
+    c = _values(shape[:-2] + (m, 3), dtype, seed=1)
+    r = _values(shape[:-2] + (3, m), dtype, seed=2)
+    for transpose in (False, True):
+        _compare(
+            lambda lib, tr=transpose: lib.ormqr(
+                *lib.geqrf(_t(lib, a, dtype)), _t(lib, c, dtype), True, tr
+            ),
+            rtol=tol,
+        )
+        _compare(
+            lambda lib, tr=transpose: (
+                _t(lib, a, dtype).ormqr(
+                    lib.geqrf(_t(lib, a, dtype))[1], _t(lib, r, dtype), left=False, transpose=tr
+                )
+                if min(m, n) == min(3, n)
+                else None
+            ),
+            rtol=tol,
+        )
+
+
+def test_householder_out_variants():
+    a, c = _values((4, 3)), _values((4, 2), seed=1)
+
+    def fn(lib):
+        pair = (lib.empty(0, dtype=lib.float64), lib.empty(0, dtype=lib.float64))
+        lib.geqrf(_t(lib, a), out=pair)
+        cast = (lib.empty(0, dtype=lib.complex128), lib.empty(0, dtype=lib.complex128))
+        lib.geqrf(_t(lib, a), out=cast)
+        q = lib.empty(0, dtype=lib.float64)
+        lib.linalg.householder_product(*pair, out=q)
+        q2 = lib.empty(4, 3, dtype=lib.float64)
+        lib.linalg.householder_product(*pair, out=q2)
+        o = lib.empty(0, dtype=lib.float64)
+        lib.ormqr(pair[0], pair[1], _t(lib, c), out=o)
+        return pair, cast, q, q2, o
+
+    _compare(fn)
+
+
+HOUSEHOLDER_ERRORS = [
+    lambda lib: lib.geqrf(lib.ones(3)),
+    lambda lib: lib.geqrf(lib.ones(3, 2, dtype=lib.int64)),
+    lambda lib: lib.geqrf(lib.ones(3, 3), out=(lib.empty(0), lib.empty(0, dtype=lib.int64))),
+    lambda lib: lib.ormqr(lib.ones(()), lib.ones(()), lib.ones(())),
+    lambda lib: lib.ormqr(lib.ones(5, 0), lib.ones(5), lib.ones(5, 5), True, True),
+    lambda lib: lib.ormqr(lib.ones(5, 5), lib.ones(5), lib.ones(5)),
+    lambda lib: lib.ormqr(lib.ones(5, 5), lib.ones(5), lib.ones(4, 5)),
+    lambda lib: lib.ormqr(lib.ones(5, 5), lib.ones(5), lib.ones(5, 4), left=False),
+    lambda lib: lib.ormqr(lib.ones(5, 5), lib.ones(6), lib.ones(5, 5)),
+    lambda lib: lib.ormqr(lib.ones(5, 3), lib.ones(2), lib.ones(5, 2)),
+    lambda lib: lib.ormqr(lib.ones(5, 5), lib.ones(1, 5), lib.ones(5, 5)),
+    lambda lib: lib.ormqr(lib.ones(2, 5, 5), lib.ones(3, 5), lib.ones(2, 5, 5)),
+    lambda lib: lib.ormqr(lib.ones(2, 5, 5), lib.ones(2, 5), lib.ones(3, 5, 5)),
+    lambda lib: lib.ormqr(lib.ones(2, 5, 5), lib.ones(2, 5), lib.ones(5, 5)),
+    lambda lib: lib.ormqr(lib.ones(5, 5), lib.ones(5, dtype=lib.float64), lib.ones(5, 5)),
+    lambda lib: lib.ormqr(lib.ones(5, 5), lib.ones(5), lib.ones(5, 5, dtype=lib.float64)),
+    lambda lib: lib.ormqr(
+        lib.ones(5, 5, dtype=lib.int64),
+        lib.ones(5, dtype=lib.int64),
+        lib.ones(5, 5, dtype=lib.int64),
+    ),
+    lambda lib: lib.ormqr(
+        lib.ones(5, 5), lib.ones(5), lib.ones(5, 5), out=lib.empty(0, dtype=lib.float64)
+    ),
+    lambda lib: lib.linalg.householder_product(lib.ones(3), lib.ones(3)),
+    lambda lib: lib.linalg.householder_product(lib.ones(3, 4), lib.ones(3)),
+    lambda lib: lib.linalg.householder_product(lib.ones(4, 3), lib.ones(4)),
+    lambda lib: lib.linalg.householder_product(lib.ones(4, 3), lib.ones(1, 3)),
+    lambda lib: lib.linalg.householder_product(lib.ones(2, 4, 3), lib.ones(3, 3)),
+    lambda lib: lib.linalg.householder_product(lib.ones(4, 3), lib.ones(3, dtype=lib.float64)),
+    lambda lib: lib.linalg.householder_product(
+        lib.ones(4, 3, dtype=lib.int64), lib.ones(3, dtype=lib.int64)
+    ),
+    lambda lib: lib.linalg.householder_product(
+        lib.ones(4, 3), lib.ones(3), out=lib.empty(0, dtype=lib.int64)
+    ),
+]
+
+
+@pytest.mark.parametrize("index", range(len(HOUSEHOLDER_ERRORS)))
+def test_householder_errors(index):
+    _error(HOUSEHOLDER_ERRORS[index])
+
+
+@pytest.mark.parametrize("shape", [(5, 5), (6, 5), (5, 3), (2, 1, 5, 5)])
+def test_householder_product_grads(shape):
+    a = _values(shape)
+    tau = _values(shape[:-2] + (min(shape[-2:]) - 1,), seed=4) * 0.5
+    _grads(lambda lib, x, t: lib.linalg.householder_product(x, t), [a, tau])
+
+
+@pytest.mark.parametrize("left", [True, False])
+@pytest.mark.parametrize("transpose", [True, False])
+def test_ormqr_grads(left, transpose):
+    a, tau = _values((5, 5)), _values((5,), seed=4) * 0.5
+    c = _values((5, 3) if left else (3, 5), seed=1)
+    _grads(lambda lib, x, t, y: lib.ormqr(x, t, y, left, transpose), [a, tau, c])
+
+
+def test_geqrf_has_no_derivative():
+    for lib in (ember, torch):
+        x = _t(lib, _values((3, 3)), requires_grad=True)
+        a, tau = lib.geqrf(x)
+        assert type(a.grad_fn).__name__ == "GeqrfBackward0"
+    _error(lambda lib: lib.geqrf(_t(lib, _values((3, 3)), requires_grad=True))[0].sum().backward())

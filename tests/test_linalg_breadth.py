@@ -153,6 +153,8 @@ def test_lu_factor_values_pivots_strides(shape, dtype):
     _compare(lambda lib: lib.lu_unpack(*lib.linalg.lu_factor(_t(lib, values, dtype))), rtol=1e-5)
     _compare(lambda lib: lib.lu(_t(lib, values, dtype), get_infos=True), rtol=1e-5)
     _compare(lambda lib: lib.lu(_t(lib, values, dtype)), rtol=1e-5)
+    _compare(lambda lib: _t(lib, values, dtype).lu(), rtol=1e-5)
+    _compare(lambda lib: _t(lib, values, dtype).lu(get_infos=True), rtol=1e-5)
 
 
 @settings(max_examples=20, deadline=None)
@@ -209,7 +211,11 @@ def test_lu_out_variants():
         lib.linalg.lu(_t(lib, a), out=plu)
         unpacked = [lib.empty(0, dtype=lib.float64) for _ in range(3)]
         lib.lu_unpack(LU, pivots, out=unpacked)
-        return outs, ex, plu, unpacked
+        legacy = (lib.empty(0, dtype=lib.float64), lib.empty(0, dtype=lib.int32))
+        returned = lib.lu(_t(lib, a), out=legacy)
+        legacy3 = [lib.empty(0, dtype=lib.float64)] + [lib.empty(0, dtype=lib.int32)] * 2
+        lib.lu(_t(lib, a), get_infos=True, out=legacy3)
+        return outs, ex, plu, unpacked, legacy, returned, legacy3
 
     _compare(fn)
 
@@ -305,6 +311,7 @@ DEPRECATED = {
     "lu": "torch.lu(torch.eye(3))",
     "cholesky": "torch.cholesky(torch.eye(3))",
     "triangular_solve": "torch.triangular_solve(torch.eye(3), torch.eye(3))",
+    "cross": "torch.cross(torch.ones(2, 3), torch.ones(2, 3))",
 }
 
 

@@ -175,6 +175,9 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
     _install_set(Tensor)
     _install_deepcopy(Tensor)
     Tensor.norm = _functional.tensor_norm
+    from ember.functional_linalg import tensor_lu as _tensor_lu
+
+    Tensor.lu = _tensor_lu
     from ember import functional_shape as _functional_shape
 
     Tensor.nonzero = _functional_shape.tensor_nonzero

@@ -261,6 +261,13 @@ def test_triangular_solve_values(upper, transpose, unitriangular, dtype, b_shape
 def test_triangular_solve_singular_gives_trsm_infinities():
     _compare(lambda lib: lib.triangular_solve(lib.ones(3, 1), lib.zeros(3, 3)))
     _compare(lambda lib: lib.triangular_solve(lib.ones(3, 1), lib.zeros(3, 3), False, True))
+    # linalg.solve_triangular too (trsm, not trtrs, which left B as it was)
+    _compare(lambda lib: lib.linalg.solve_triangular(lib.zeros(3, 3), lib.ones(3, 1), upper=True))
+    _compare(
+        lambda lib: lib.linalg.solve_triangular(
+            lib.zeros(2, 3, 3), lib.ones(2, 1, 3), upper=False, left=False
+        )
+    )
 
 
 def test_cholesky_family_out():

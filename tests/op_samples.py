@@ -1113,3 +1113,80 @@ S["renorm"] = [
     lambda T: ((T.f(2, 3, 2), 1, -1, 0.5), {}),
     lambda T: ((T.f(3, 4), 3, 1, 100.0), {}),
 ]
+
+# --- wlinalg: LU, Cholesky helpers, triangular_solve, pinv, rank, cond, cross, multi_dot,
+# vander, tensorinv, tensorsolve, matrix_exp, geqrf, householder_product, ormqr ---
+
+
+def _lu(T, m=3, n=3):
+    return T.lib.linalg.lu_factor(_square(T) if m == n == 3 else T.c(m, n))
+
+
+S["linalg_lu_factor"] = [lambda T: ((_square(T),), {}), lambda T: ((T.f(2, 3, 4),), {})]
+S["linalg_lu_factor_ex"] = [lambda T: ((_square(T, 2),), {}), lambda T: ((T.f(4, 3),), {})]
+S["linalg_lu"] = [lambda T: ((_square(T),), {}), lambda T: ((T.f(3, 4),), {}),
+                  lambda T: ((T.f(4, 3),), {})]  # fmt: skip
+S["_lu_with_info"] = [lambda T: ((_square(T),), {})]
+S["lu_unpack"] = [
+    lambda T: ((T.f(3, 3), T.lib.tensor([2, 3, 3], dtype=T.lib.int32)), {}),
+    lambda T: ((T.f(4, 3), T.lib.tensor([4, 2, 3], dtype=T.lib.int32), True, False), {}),
+]
+S["linalg_lu_solve"] = [
+    lambda T: (_lu(T) + (T.f(3, 2),), {}),
+    lambda T: (_lu(T) + (T.f(2, 3),), {"left": False, "adjoint": True}),
+]
+S["lu_solve"] = [lambda T: ((T.f(3, 2),) + _lu(T), {})]
+for _name in ("cholesky", "cholesky_inverse"):
+    S[_name] = [lambda T: ((T.lib.linalg.cholesky(_spd(T)) + 0 * T.f(3, 3),), {}),
+                lambda T: ((T.lib.linalg.cholesky(_spd(T), upper=True), True), {})]  # fmt: skip
+S["cholesky"] = [lambda T: ((_spd(T),), {}), lambda T: ((_spd(T), True), {})]
+S["cholesky_solve"] = [
+    lambda T: ((T.f(3, 2), T.lib.linalg.cholesky(_spd(T))), {}),
+    lambda T: ((T.f(2, 3, 2), T.lib.linalg.cholesky(_spd(T), upper=True), True), {}),
+]
+S["_cholesky_solve_helper"] = [lambda T: ((T.c(3, 2), T.lib.linalg.cholesky(_spd(T)), False), {})]
+S["triangular_solve"] = [
+    lambda T: ((T.f(3, 2), _square(T)), {}),
+    lambda T: ((T.f(2, 3, 2), _square(T), False, True, True), {}),
+]
+S["triangular_solve.X"] = [
+    lambda T: ((T.c(3, 2), T.c(3, 3) + 4 * T.lib.eye(3, dtype=T.lib.float64)),
+               {"X": T.c(0), "M": T.c(0)}),
+]  # fmt: skip
+S["linalg_pinv.atol_rtol_tensor"] = [
+    lambda T: ((_separated(T, 3, 4),), {}),
+    lambda T: ((_separated_spd(T),), {"hermitian": True}),
+]
+S["linalg_pinv.atol_rtol_float"] = [lambda T: ((_separated(T, 4, 3),), {"rtol": 0.1})]
+S["linalg_pinv"] = [lambda T: ((_separated(T, 3, 3), 0.1), {})]
+S["linalg_pinv.rcond_tensor"] = [lambda T: ((_separated(T, 3, 3), T.lib.tensor(0.1)), {})]
+S["pinverse"] = [lambda T: ((_separated(T, 3, 4),), {})]
+S["linalg_matrix_rank.atol_rtol_tensor"] = [lambda T: ((T.c(3, 4),), {})]
+S["linalg_matrix_rank.atol_rtol_float"] = [lambda T: ((T.c(3, 3),), {"atol": 0.5})]
+S["linalg_matrix_rank"] = [lambda T: ((T.c(3, 3), 0.5), {})]
+S["linalg_matrix_rank.tol_tensor"] = [lambda T: ((T.c(3, 3), T.lib.tensor(0.5)), {})]
+S["linalg_cond"] = [lambda T: ((_separated(T, 3, 3),), {}), lambda T: ((T.c(3, 3), 1), {})]
+S["linalg_cond.p_str"] = [lambda T: ((_separated(T, 3, 3), "nuc"), {})]
+S["linalg_cross"] = [lambda T: ((T.f(2, 3), T.f(2, 3)), {}),
+                     lambda T: ((T.f(3, 2), T.f(3, 1)), {"dim": 0})]  # fmt: skip
+S["cross"] = [lambda T: ((T.f(2, 3), T.f(2, 3), 1), {})]
+S["linalg_multi_dot"] = [
+    lambda T: (([T.f(3), T.f(3, 2)],), {}),
+    lambda T: (([T.f(2, 3), T.f(3, 4), T.f(4)],), {}),
+    lambda T: (([T.f(1, 4), T.f(4, 2), T.f(2, 5), T.f(5, 3)],), {}),
+]
+S["linalg_vander"] = [lambda T: ((T.f(3),), {}), lambda T: ((T.f(2, 2),), {"N": 4})]
+# a 1 x 1 inverse: its reshape is a view in both libraries (for larger ones PyTorch reshapes
+# the column-major inverse with aten._reshape_alias, ReshapeAliasBackward0, which ember lacks)
+S["linalg_tensorinv"] = [lambda T: ((T.f(1, 1, 1) + 2.0,), {"ind": 1})]
+S["linalg_tensorsolve"] = [lambda T: ((_square(T, n=4).reshape(2, 2, 4), T.f(2, 2)), {})]
+for _name in ("matrix_exp", "linalg_matrix_exp"):
+    S[_name] = [lambda T: ((0.25 * T.f(3, 3),), {}), lambda T: ((T.f(2, 2, 2),), {})]
+S["geqrf"] = [lambda T: ((T.f(4, 3),), {})]
+S["geqrf.a"] = [lambda T: ((T.c(4, 3),), {"a": T.c(0), "tau": T.c(0)})]
+S["linalg_householder_product"] = [lambda T: ((T.f(4, 3), 0.5 * T.f(2)), {})]
+S["orgqr"] = [lambda T: ((T.f(4, 3), 0.5 * T.f(3)), {})]
+S["ormqr"] = [
+    lambda T: ((T.f(4, 3), 0.5 * T.f(3), T.f(4, 2)), {}),
+    lambda T: ((T.f(3, 3), 0.5 * T.f(3), T.f(2, 3), False, True), {}),
+]

@@ -135,6 +135,7 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
     from ember import overrides
     from ember import functional as _functional
     from ember.functional import norm
+    from ember.functional_linalg import lu
     from ember._ops import ops
     from ember import autograd
     from ember import testing
@@ -175,6 +176,9 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
     _install_set(Tensor)
     _install_deepcopy(Tensor)
     Tensor.norm = _functional.tensor_norm
+    from ember.functional_linalg import tensor_lu as _tensor_lu
+
+    Tensor.lu = _tensor_lu
     from ember import functional_shape as _functional_shape
 
     Tensor.nonzero = _functional_shape.tensor_nonzero

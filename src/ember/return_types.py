@@ -154,3 +154,22 @@ qr = structseq("qr", ("Q", "R"))
 qr_out = structseq("qr_out", ("Q", "R"))
 linalg_eig = structseq("linalg_eig", ("eigenvalues", "eigenvectors"))
 linalg_eig_out = structseq("linalg_eig_out", ("eigenvalues", "eigenvectors"))
+# the LU family, triangular_solve, geqrf (wlinalg)
+__all__ += [
+    "linalg_lu_factor", "linalg_lu_factor_out", "linalg_lu_factor_ex", "linalg_lu_factor_ex_out",
+    "linalg_lu", "linalg_lu_out", "lu_unpack", "lu_unpack_out", "_lu_with_info",
+    "triangular_solve", "triangular_solve_out", "geqrf", "geqrf_out",
+]  # fmt: skip
+linalg_lu_factor = structseq("linalg_lu_factor", ("LU", "pivots"))
+linalg_lu_factor_out = structseq("linalg_lu_factor_out", ("LU", "pivots"))
+linalg_lu_factor_ex = structseq("linalg_lu_factor_ex", ("LU", "pivots", "info"))
+linalg_lu_factor_ex_out = structseq("linalg_lu_factor_ex_out", ("LU", "pivots", "info"))
+linalg_lu = structseq("linalg_lu", ("P", "L", "U"))
+linalg_lu_out = structseq("linalg_lu_out", ("P", "L", "U"))
+lu_unpack = structseq("lu_unpack", ("P", "L", "U"))
+lu_unpack_out = structseq("lu_unpack_out", ("P", "L", "U"))
+_lu_with_info = structseq("_lu_with_info", ("LU", "pivots", "info"))
+triangular_solve = structseq("triangular_solve", ("solution", "cloned_coefficient"))
+triangular_solve_out = structseq("triangular_solve_out", ("solution", "cloned_coefficient"))
+geqrf = structseq("geqrf", ("a", "tau"))
+geqrf_out = structseq("geqrf_out", ("a", "tau"))

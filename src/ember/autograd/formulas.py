@@ -459,6 +459,23 @@ from ember.autograd.formulas_copy import (  # noqa: E402, F401 (derivatives.yaml
     as_strided_scatter_backward,
     as_strided_scatter_src_backward,
 )
+from ember.autograd.formulas_householder import (  # noqa: E402, F401 (derivatives.yaml)
+    householder_product_backward,
+    ormqr_backward,
+)
+from ember.autograd.formulas_linalg_cholesky import (  # noqa: E402, F401 (derivatives.yaml)
+    cholesky_inverse_backward,
+    cholesky_solve_backward,
+    linalg_matrix_exp_differential,
+    pinv_backward,
+    triangular_solve_backward,
+)
+from ember.autograd.formulas_linalg_lu import (  # noqa: E402, F401 (derivatives.yaml)
+    linalg_lu_backward,
+    linalg_lu_solve_LU,
+    lu_factor_ex_backward,
+    lu_unpack_backward,
+)
 from ember.autograd.formulas_reduction_more import (  # noqa: E402, F401 (derivatives.yaml)
     aminmax_backward,
     cummaxmin_backward,

@@ -38,12 +38,21 @@ COMPOSITE_KEYS = (
 )
 
 
+# The module aliases of the generated files; an argument of the same name (triangular_solve's
+# out M) is spelled with a trailing underscore there.
+_ALIASES = frozenset({"M", "LO", "O", "N", "NF", "U", "UF"})
+
+
+def _local(name: str) -> str:
+    return name + "_" if name in _ALIASES else name
+
+
 def _arg_names(f: NativeFunction, *, outs: bool) -> list[str]:
-    return [a.name for a in f.func.arguments if outs or not a.is_out]
+    return [_local(a.name) for a in f.func.arguments if outs or not a.is_out]
 
 
 def _out_names(f: NativeFunction) -> list[str]:
-    return [a.name for a in f.func.arguments if a.is_out]
+    return [_local(a.name) for a in f.func.arguments if a.is_out]
 
 
 def _impl_call(group: StructuredGroup, out_exprs: list[str], inputs: list[str]) -> str:
@@ -202,7 +211,7 @@ def _copy_devices_check(f: NativeFunction) -> list[str]:
 def _tensor_inputs(f: NativeFunction) -> list[str]:
     """The Tensor and Tensor? arguments that are not outputs (lists excluded)."""
     return [
-        a.name
+        _local(a.name)
         for a in f.func.arguments
         if not a.is_out and a.type.is_tensor_like() == (True, False)
     ]
@@ -216,7 +225,7 @@ def _iterates(group: StructuredGroup) -> bool:
 def _shared_tests(group: StructuredGroup, written: str, skip: str | None) -> list[str]:
     """Identity tests: does an input live on the written tensor's storage object?"""
     out = group.out
-    optional = {a.name for a in out.func.arguments if a.type.kind == "optional"}
+    optional = {_local(a.name) for a in out.func.arguments if a.type.kind == "optional"}
     tests = []
     for name in _tensor_inputs(out):
         if name == skip:
@@ -496,7 +505,9 @@ def write_inplace_or_view(functions: list[NativeFunction]) -> str:
         args = _arg_names(f, outs=True)
         handle_name = _handle_name(f, kernels)
         mutated = [
-            a.name for a in f.func.arguments if a.alias_info is not None and a.alias_info.is_write
+            _local(a.name)
+            for a in f.func.arguments
+            if a.alias_info is not None and a.alias_info.is_write
         ]
         lines += ["", "", f'{handle_name} = handle("{f.name}")', "", ""]
         lines.append(f"def {f.kernel}(keyset, {', '.join(args)}):")

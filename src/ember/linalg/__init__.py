@@ -19,6 +19,20 @@ eigvalsh = _f.linalg_eigvalsh
 inv = _f.linalg_inv
 inv_ex = _f.linalg_inv_ex
 lstsq = _f.linalg_lstsq
+householder_product = _f.linalg_householder_product
+lu = _f.linalg_lu
+cond = _f.linalg_cond
+cross = _f.linalg_cross
+multi_dot = _f.linalg_multi_dot
+tensorinv = _f.linalg_tensorinv
+tensorsolve = _f.linalg_tensorsolve
+vander = _f.linalg_vander
+matrix_exp = _f.linalg_matrix_exp
+matrix_rank = _f.linalg_matrix_rank
+pinv = _f.linalg_pinv
+lu_factor = _f.linalg_lu_factor
+lu_factor_ex = _f.linalg_lu_factor_ex
+lu_solve = _f.linalg_lu_solve
 matrix_norm = _f.linalg_matrix_norm
 matrix_power = _f.linalg_matrix_power
 norm = _f.linalg_norm
@@ -36,5 +50,6 @@ __all__ = [
     "LinAlgError", "cholesky", "cholesky_ex", "det", "eigh", "eigvalsh", "inv", "inv_ex",
     "lstsq", "matrix_norm", "norm", "qr", "slogdet", "solve", "solve_ex", "svd", "svdvals",
     "vector_norm", "diagonal", "eig", "eigvals", "matrix_power", "vecdot",
-    "solve_triangular",
+    "solve_triangular", "lu", "lu_factor", "lu_factor_ex", "lu_solve",
+    "cond", "householder_product", "matrix_exp", "matrix_rank", "pinv", "cross", "multi_dot", "tensorinv", "tensorsolve", "vander",
 ]  # fmt: skip

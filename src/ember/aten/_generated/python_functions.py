@@ -17,6 +17,7 @@ from ember.aten.torch_function import handle_function, handle_method, handle_sel
 MODULE = 'ember'  # the functions' module in a __torch_function__ error
 
 _op__adaptive_avg_pool2d = handle("_adaptive_avg_pool2d")
+_op__cholesky_solve_helper = handle("_cholesky_solve_helper")
 _op__chunk_cat = handle("_chunk_cat")
 _op__chunk_cat_out = handle("_chunk_cat.out")
 _op__conj = handle("_conj")
@@ -47,6 +48,7 @@ _op__log_softmax_backward_data = handle("_log_softmax_backward_data")
 _op__log_softmax_backward_data_out = handle("_log_softmax_backward_data.out")
 _op__logcumsumexp = handle("_logcumsumexp")
 _op__logcumsumexp_out = handle("_logcumsumexp.out")
+_op__lu_with_info = handle("_lu_with_info")
 _op__neg_view = handle("_neg_view")
 _op__prelu_kernel = handle("_prelu_kernel")
 _op__prelu_kernel_backward = handle("_prelu_kernel_backward")
@@ -231,6 +233,12 @@ _op_ceil_out = handle("ceil.out")
 _op_ceil_ = handle("ceil_")
 _op_celu = handle("celu")
 _op_celu_ = handle("celu_")
+_op_cholesky = handle("cholesky")
+_op_cholesky_out = handle("cholesky.out")
+_op_cholesky_inverse = handle("cholesky_inverse")
+_op_cholesky_inverse_out = handle("cholesky_inverse.out")
+_op_cholesky_solve = handle("cholesky_solve")
+_op_cholesky_solve_out = handle("cholesky_solve.out")
 _op_chunk = handle("chunk")
 _op_clamp = handle("clamp")
 _op_clamp_Tensor = handle("clamp.Tensor")
@@ -284,6 +292,8 @@ _op_cosh_out = handle("cosh.out")
 _op_cosh_ = handle("cosh_")
 _op_count_nonzero = handle("count_nonzero")
 _op_count_nonzero_dim_IntList = handle("count_nonzero.dim_IntList")
+_op_cross = handle("cross")
+_op_cross_out = handle("cross.out")
 _op_cummax = handle("cummax")
 _op_cummax_out = handle("cummax.out")
 _op_cummin = handle("cummin")
@@ -417,6 +427,8 @@ _op_ge_Scalar = handle("ge.Scalar")
 _op_ge_Scalar_out = handle("ge.Scalar_out")
 _op_ge_Tensor = handle("ge.Tensor")
 _op_ge_Tensor_out = handle("ge.Tensor_out")
+_op_geqrf = handle("geqrf")
+_op_geqrf_a = handle("geqrf.a")
 _op_group_norm = handle("group_norm")
 _op_gt_Scalar = handle("gt.Scalar")
 _op_gt_Scalar_out = handle("gt.Scalar_out")
@@ -544,6 +556,10 @@ _op_lt_Scalar = handle("lt.Scalar")
 _op_lt_Scalar_out = handle("lt.Scalar_out")
 _op_lt_Tensor = handle("lt.Tensor")
 _op_lt_Tensor_out = handle("lt.Tensor_out")
+_op_lu_solve = handle("lu_solve")
+_op_lu_solve_out = handle("lu_solve.out")
+_op_lu_unpack = handle("lu_unpack")
+_op_lu_unpack_out = handle("lu_unpack.out")
 _op_masked_fill_Scalar = handle("masked_fill.Scalar")
 _op_masked_fill_Tensor = handle("masked_fill.Tensor")
 _op_masked_scatter = handle("masked_scatter")
@@ -552,6 +568,7 @@ _op_masked_select = handle("masked_select")
 _op_masked_select_out = handle("masked_select.out")
 _op_matmul = handle("matmul")
 _op_matmul_out = handle("matmul.out")
+_op_matrix_exp = handle("matrix_exp")
 _op_matrix_power = handle("matrix_power")
 _op_matrix_power_out = handle("matrix_power.out")
 _op_max = handle("max")
@@ -644,11 +661,16 @@ _op_nonzero_static_out = handle("nonzero_static.out")
 _op_ones = handle("ones")
 _op_ones_out = handle("ones.out")
 _op_ones_like = handle("ones_like")
+_op_orgqr = handle("orgqr")
+_op_orgqr_out = handle("orgqr.out")
+_op_ormqr = handle("ormqr")
+_op_ormqr_out = handle("ormqr.out")
 _op_outer = handle("outer")
 _op_pairwise_distance = handle("pairwise_distance")
 _op_permute = handle("permute")
 _op_permute_copy = handle("permute_copy")
 _op_permute_copy_out = handle("permute_copy.out")
+_op_pinverse = handle("pinverse")
 _op_pixel_shuffle = handle("pixel_shuffle")
 _op_pixel_unshuffle = handle("pixel_unshuffle")
 _op_poisson_nll_loss = handle("poisson_nll_loss")
@@ -860,6 +882,8 @@ _op_trapezoid_dx = handle("trapezoid.dx")
 _op_trapezoid_x = handle("trapezoid.x")
 _op_trapz_dx = handle("trapz.dx")
 _op_trapz_x = handle("trapz.x")
+_op_triangular_solve = handle("triangular_solve")
+_op_triangular_solve_X = handle("triangular_solve.X")
 _op_tril = handle("tril")
 _op_tril_out = handle("tril.out")
 _op_tril_indices = handle("tril_indices")
@@ -946,6 +970,28 @@ def _adaptive_avg_pool2d(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(_adaptive_avg_pool2d, _parser_f__adaptive_avg_pool2d, args, kwargs, MODULE)
+
+
+
+_parser_f__cholesky_solve_helper = PythonArgParser(
+    [
+        '_cholesky_solve_helper(Tensor input, Tensor A, bool upper)',
+    ],
+)
+
+
+def _cholesky_solve_helper(*args, **kwargs):
+    """_cholesky_solve_helper(Tensor input, Tensor A, bool upper)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__cholesky_solve_helper.parse(args, kwargs)[1]
+        return _op__cholesky_solve_helper.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_cholesky_solve_helper, _parser_f__cholesky_solve_helper, args, kwargs, MODULE)
 
 
 
@@ -1398,6 +1444,32 @@ def _logcumsumexp(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(_logcumsumexp, _parser_f__logcumsumexp, args, kwargs, MODULE)
+
+
+
+_parser_f__lu_with_info = PythonArgParser(
+    [
+        '_lu_with_info(Tensor input, bool pivot=True, bool check_errors=True)',
+    ],
+)
+_tail_parser_f__lu_with_info = [p.default for p in _parser_f__lu_with_info.signatures[0].params[1:]]
+
+
+def _lu_with_info(*args, **kwargs):
+    """_lu_with_info(Tensor input, bool pivot=True, bool check_errors=True)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f__lu_with_info]
+        else:
+            index, v = _parser_f__lu_with_info.parse(args, kwargs)
+        return return_types._lu_with_info(_op__lu_with_info.call(v[0], v[1], v[2]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_lu_with_info, _parser_f__lu_with_info, args, kwargs, MODULE)
 
 
 
@@ -3975,6 +4047,78 @@ def celu_(*args, **kwargs):
 
 
 
+_parser_f_cholesky = PythonArgParser(
+    [
+        'cholesky(Tensor input, bool upper=False, *, Tensor? out=None)',
+    ],
+)
+
+
+def cholesky(*args, **kwargs):
+    """cholesky(Tensor input, bool upper=False, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_cholesky.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_cholesky.call(v[0], v[1])
+        return _op_cholesky_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(cholesky, _parser_f_cholesky, args, kwargs, MODULE)
+
+
+
+_parser_f_cholesky_inverse = PythonArgParser(
+    [
+        'cholesky_inverse(Tensor input, bool upper=False, *, Tensor? out=None)',
+    ],
+)
+
+
+def cholesky_inverse(*args, **kwargs):
+    """cholesky_inverse(Tensor input, bool upper=False, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_cholesky_inverse.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_cholesky_inverse.call(v[0], v[1])
+        return _op_cholesky_inverse_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(cholesky_inverse, _parser_f_cholesky_inverse, args, kwargs, MODULE)
+
+
+
+_parser_f_cholesky_solve = PythonArgParser(
+    [
+        'cholesky_solve(Tensor input, Tensor input2, bool upper=False, *, Tensor? out=None)',
+    ],
+)
+
+
+def cholesky_solve(*args, **kwargs):
+    """cholesky_solve(Tensor input, Tensor input2, bool upper=False, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_cholesky_solve.parse(args, kwargs)[1]
+        if v[3] is None:
+            return _op_cholesky_solve.call(v[0], v[1], v[2])
+        return _op_cholesky_solve_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(cholesky_solve, _parser_f_cholesky_solve, args, kwargs, MODULE)
+
+
+
 _parser_f_chunk = PythonArgParser(
     [
         'chunk(Tensor input, int chunks, int dim=0)',
@@ -4716,6 +4860,30 @@ def count_nonzero(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(count_nonzero, _parser_f_count_nonzero, args, kwargs, MODULE)
+
+
+
+_parser_f_cross = PythonArgParser(
+    [
+        'cross(Tensor input, Tensor other, int? dim=None, *, Tensor? out=None)',
+    ],
+)
+
+
+def cross(*args, **kwargs):
+    """cross(Tensor input, Tensor other, int? dim=None, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_cross.parse(args, kwargs)[1]
+        if v[3] is None:
+            return _op_cross.call(v[0], v[1], v[2])
+        return _op_cross_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(cross, _parser_f_cross, args, kwargs, MODULE)
 
 
 
@@ -6651,6 +6819,30 @@ def ge(*args, **kwargs):
 
 
 
+_parser_f_geqrf = PythonArgParser(
+    [
+        'geqrf(Tensor input, *, Tensor[2]? out=None)',
+    ],
+)
+
+
+def geqrf(*args, **kwargs):
+    """geqrf(Tensor input, *, Tensor[2]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_geqrf.parse(args, kwargs)[1]
+        if v[1] is None:
+            return return_types.geqrf(_op_geqrf.call(v[0]))
+        return return_types.geqrf_out(_op_geqrf_a.call(v[0], *v[1]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(geqrf, _parser_f_geqrf, args, kwargs, MODULE)
+
+
+
 _parser_f_group_norm = PythonArgParser(
     [
         'group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True)',
@@ -8341,6 +8533,54 @@ def lt(*args, **kwargs):
 
 
 
+_parser_f_lu_solve = PythonArgParser(
+    [
+        'lu_solve(Tensor input, Tensor LU_data, Tensor LU_pivots, *, Tensor? out=None)',
+    ],
+)
+
+
+def lu_solve(*args, **kwargs):
+    """lu_solve(Tensor input, Tensor LU_data, Tensor LU_pivots, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_lu_solve.parse(args, kwargs)[1]
+        if v[3] is None:
+            return _op_lu_solve.call(v[0], v[1], v[2])
+        return _op_lu_solve_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(lu_solve, _parser_f_lu_solve, args, kwargs, MODULE)
+
+
+
+_parser_f_lu_unpack = PythonArgParser(
+    [
+        'lu_unpack(Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool unpack_pivots=True, *, Tensor[3]? out=None)',
+    ],
+)
+
+
+def lu_unpack(*args, **kwargs):
+    """lu_unpack(Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool unpack_pivots=True, *, Tensor[3]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_lu_unpack.parse(args, kwargs)[1]
+        if v[4] is None:
+            return return_types.lu_unpack(_op_lu_unpack.call(v[0], v[1], v[2], v[3]))
+        return return_types.lu_unpack_out(_op_lu_unpack_out.call(v[0], v[1], v[2], v[3], *v[4]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(lu_unpack, _parser_f_lu_unpack, args, kwargs, MODULE)
+
+
+
 _parser_f_masked_fill = PythonArgParser(
     [
         'masked_fill(Tensor input, Tensor mask, Tensor value)',
@@ -8460,6 +8700,32 @@ def matmul(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(matmul, _parser_f_matmul, args, kwargs, MODULE)
+
+
+
+_parser_f_matrix_exp = PythonArgParser(
+    [
+        'matrix_exp(Tensor input)',
+    ],
+)
+_tail_parser_f_matrix_exp = [p.default for p in _parser_f_matrix_exp.signatures[0].params[1:]]
+
+
+def matrix_exp(*args, **kwargs):
+    """matrix_exp(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_matrix_exp]
+        else:
+            index, v = _parser_f_matrix_exp.parse(args, kwargs)
+        return _op_matrix_exp.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(matrix_exp, _parser_f_matrix_exp, args, kwargs, MODULE)
 
 
 
@@ -9590,6 +9856,54 @@ def ones_like(*args, **kwargs):
 
 
 
+_parser_f_orgqr = PythonArgParser(
+    [
+        'orgqr(Tensor input, Tensor input2, *, Tensor? out=None)',
+    ],
+)
+
+
+def orgqr(*args, **kwargs):
+    """orgqr(Tensor input, Tensor input2, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_orgqr.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_orgqr.call(v[0], v[1])
+        return _op_orgqr_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(orgqr, _parser_f_orgqr, args, kwargs, MODULE)
+
+
+
+_parser_f_ormqr = PythonArgParser(
+    [
+        'ormqr(Tensor input, Tensor input2, Tensor input3, bool left=True, bool transpose=False, *, Tensor? out=None)',
+    ],
+)
+
+
+def ormqr(*args, **kwargs):
+    """ormqr(Tensor input, Tensor input2, Tensor input3, bool left=True, bool transpose=False, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_ormqr.parse(args, kwargs)[1]
+        if v[5] is None:
+            return _op_ormqr.call(v[0], v[1], v[2], v[3], v[4])
+        return _op_ormqr_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(ormqr, _parser_f_ormqr, args, kwargs, MODULE)
+
+
+
 _parser_f_outer = PythonArgParser(
     [
         'outer(Tensor input, Tensor vec2)',
@@ -9685,6 +9999,32 @@ def permute_copy(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(permute_copy, _parser_f_permute_copy, args, kwargs, MODULE)
+
+
+
+_parser_f_pinverse = PythonArgParser(
+    [
+        'pinverse(Tensor input, float rcond=1e-15)',
+    ],
+)
+_tail_parser_f_pinverse = [p.default for p in _parser_f_pinverse.signatures[0].params[1:]]
+
+
+def pinverse(*args, **kwargs):
+    """pinverse(Tensor input, float rcond=1e-15)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_pinverse]
+        else:
+            index, v = _parser_f_pinverse.parse(args, kwargs)
+        return _op_pinverse.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(pinverse, _parser_f_pinverse, args, kwargs, MODULE)
 
 
 
@@ -12384,6 +12724,30 @@ def trapz(*args, **kwargs):
 
 
 
+_parser_f_triangular_solve = PythonArgParser(
+    [
+        'triangular_solve(Tensor input, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False, *, Tensor[2]? out=None)',
+    ],
+)
+
+
+def triangular_solve(*args, **kwargs):
+    """triangular_solve(Tensor input, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False, *, Tensor[2]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_triangular_solve.parse(args, kwargs)[1]
+        if v[5] is None:
+            return return_types.triangular_solve(_op_triangular_solve.call(v[0], v[1], v[2], v[3], v[4]))
+        return return_types.triangular_solve_out(_op_triangular_solve_X.call(v[0], v[1], v[2], v[3], v[4], *v[5]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(triangular_solve, _parser_f_triangular_solve, args, kwargs, MODULE)
+
+
+
 _parser_f_tril = PythonArgParser(
     [
         'tril(Tensor input, SymInt diagonal=0, *, Tensor? out=None)',
@@ -13244,4 +13608,4 @@ def zeros_like(*args, **kwargs):
     return handle_function(zeros_like, _parser_f_zeros_like, args, kwargs, MODULE)
 
 
-__all__ = ['_adaptive_avg_pool2d', '_chunk_cat', '_conj', '_conj_physical', '_convolution_mode', '_cummax_helper', '_cummin_helper', '_efficientzerotensor', '_fft_c2c', '_fft_c2r', '_fft_r2c', '_foobar', '_linalg_check_errors', '_linalg_det', '_linalg_eigh', '_linalg_slogdet', '_linalg_solve_ex', '_linalg_svd', '_log_softmax_backward_data', '_logcumsumexp', '_neg_view', '_prelu_kernel', '_prelu_kernel_backward', '_safe_softmax', '_scaled_dot_product_attention_math', '_scaled_dot_product_flash_attention_for_cpu', '_scaled_dot_product_flash_attention_for_cpu_backward', '_softmax_backward_data', '_trilinear', '_unique', '_unique2', 'abs', 'abs_', 'absolute', 'acos', 'acos_', 'acosh', 'acosh_', 'adaptive_avg_pool1d', 'adaptive_max_pool1d', 'add', 'addbmm', 'addcdiv', 'addcmul', 'addmm', 'addmv', 'addmv_', 'addr', 'adjoint', 'alias', 'alias_copy', 'all', 'allclose', 'alpha_dropout', 'alpha_dropout_', 'amax', 'amin', 'aminmax', 'angle', 'any', 'arange', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'as_strided_copy', 'as_strided_scatter', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan_', 'atanh', 'atanh_', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'avg_pool1d', 'baddbmm', 'batch_norm', 'bernoulli', 'bilinear', 'binary_cross_entropy_with_logits', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'block_diag', 'bmm', 'broadcast_tensors', 'broadcast_to', 'bucketize', 'cartesian_prod', 'cat', 'ceil', 'ceil_', 'celu', 'celu_', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clone', 'column_stack', 'combinations', 'complex', 'conj', 'conj_physical', 'conj_physical_', 'constant_pad_nd', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'convolution', 'convolution_backward', 'copysign', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cummax', 'cummin', 'cumprod', 'cumsum', 'cumulative_trapezoid', 'deg2rad', 'deg2rad_', 'det', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_copy', 'diagonal_scatter', 'diff', 'digamma', 'dist', 'div', 'divide', 'dot', 'dropout', 'dropout_', 'dsplit', 'dstack', 'einsum', 'embedding', 'embedding_backward', 'embedding_dense_backward', 'embedding_renorm_', 'empty', 'empty_like', 'empty_permuted', 'empty_strided', 'eq', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'exp', 'exp2', 'exp2_', 'exp_', 'expand_copy', 'expm1', 'expm1_', 'eye', 'feature_alpha_dropout', 'feature_alpha_dropout_', 'feature_dropout', 'feature_dropout_', 'fill', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'fliplr', 'flipud', 'float_power', 'floor', 'floor_', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'frac_', 'frexp', 'full', 'full_like', 'gather', 'gcd', 'gcd_', 'ge', 'group_norm', 'gt', 'hardshrink', 'hardshrink_backward', 'heaviside', 'histc', 'hsplit', 'hstack', 'hypot', 'i0', 'i0_', 'igamma', 'igammac', 'imag', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_put_', 'index_select', 'inner', 'instance_norm', 'inverse', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isin', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'kl_div', 'kron', 'kthvalue', 'layer_norm', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'lerp', 'lgamma', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logcumsumexp', 'logdet', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logit_', 'logspace', 'logsumexp', 'lt', 'masked_fill', 'masked_scatter', 'masked_scatter_backward', 'masked_select', 'matmul', 'matrix_power', 'max', 'max_pool1d', 'max_pool1d_with_indices', 'max_pool2d', 'max_pool3d', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nan_to_num_', 'nanmean', 'nanmedian', 'nansum', 'narrow', 'narrow_copy', 'native_batch_norm', 'native_batch_norm_backward', 'native_group_norm', 'native_group_norm_backward', 'native_layer_norm', 'native_layer_norm_backward', 'ne', 'neg', 'neg_', 'negative', 'negative_', 'nextafter', 'nonzero', 'nonzero_numpy', 'nonzero_static', 'ones', 'ones_like', 'outer', 'pairwise_distance', 'permute', 'permute_copy', 'pixel_shuffle', 'pixel_unshuffle', 'poisson_nll_loss', 'polar', 'polygamma', 'positive', 'pow', 'prelu', 'prod', 'put', 'qr', 'rad2deg', 'rad2deg_', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'ravel', 'real', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'renorm', 'repeat_interleave', 'reshape', 'resize_as_', 'resolve_conj', 'resolve_neg', 'rms_norm', 'roll', 'rot90', 'round', 'round_', 'rsqrt', 'rsqrt_', 'rsub', 'scalar_tensor', 'scatter', 'scatter_add', 'scatter_reduce', 'searchsorted', 'select', 'select_scatter', 'selu', 'selu_', 'sgn', 'sigmoid', 'sigmoid_', 'sign', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'slice_scatter', 'slogdet', 'softmax', 'sort', 'split', 'split_with_sizes', 'split_with_sizes_copy', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'squeeze_copy', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'svd', 'swapaxes', 'swapdims', 't', 't_copy', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tensordot', 'threshold', 'threshold_', 'threshold_backward', 'tile', 'topk', 'trace', 'transpose', 'transpose_copy', 'trapezoid', 'trapz', 'tril', 'tril_indices', 'triu', 'triu_indices', 'true_divide', 'trunc', 'trunc_', 'unbind', 'unbind_copy', 'unflatten', 'unfold_backward', 'unfold_copy', 'unique_consecutive', 'unique_dim', 'unique_dim_consecutive', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'unsqueeze_copy', 'var', 'var_mean', 'vdot', 'view_as_complex', 'view_as_real', 'view_copy', 'vsplit', 'vstack', 'where', 'xlogy', 'xlogy_', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_adaptive_avg_pool2d', '_cholesky_solve_helper', '_chunk_cat', '_conj', '_conj_physical', '_convolution_mode', '_cummax_helper', '_cummin_helper', '_efficientzerotensor', '_fft_c2c', '_fft_c2r', '_fft_r2c', '_foobar', '_linalg_check_errors', '_linalg_det', '_linalg_eigh', '_linalg_slogdet', '_linalg_solve_ex', '_linalg_svd', '_log_softmax_backward_data', '_logcumsumexp', '_lu_with_info', '_neg_view', '_prelu_kernel', '_prelu_kernel_backward', '_safe_softmax', '_scaled_dot_product_attention_math', '_scaled_dot_product_flash_attention_for_cpu', '_scaled_dot_product_flash_attention_for_cpu_backward', '_softmax_backward_data', '_trilinear', '_unique', '_unique2', 'abs', 'abs_', 'absolute', 'acos', 'acos_', 'acosh', 'acosh_', 'adaptive_avg_pool1d', 'adaptive_max_pool1d', 'add', 'addbmm', 'addcdiv', 'addcmul', 'addmm', 'addmv', 'addmv_', 'addr', 'adjoint', 'alias', 'alias_copy', 'all', 'allclose', 'alpha_dropout', 'alpha_dropout_', 'amax', 'amin', 'aminmax', 'angle', 'any', 'arange', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'as_strided_copy', 'as_strided_scatter', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan_', 'atanh', 'atanh_', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'avg_pool1d', 'baddbmm', 'batch_norm', 'bernoulli', 'bilinear', 'binary_cross_entropy_with_logits', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'block_diag', 'bmm', 'broadcast_tensors', 'broadcast_to', 'bucketize', 'cartesian_prod', 'cat', 'ceil', 'ceil_', 'celu', 'celu_', 'cholesky', 'cholesky_inverse', 'cholesky_solve', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clone', 'column_stack', 'combinations', 'complex', 'conj', 'conj_physical', 'conj_physical_', 'constant_pad_nd', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'convolution', 'convolution_backward', 'copysign', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cross', 'cummax', 'cummin', 'cumprod', 'cumsum', 'cumulative_trapezoid', 'deg2rad', 'deg2rad_', 'det', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_copy', 'diagonal_scatter', 'diff', 'digamma', 'dist', 'div', 'divide', 'dot', 'dropout', 'dropout_', 'dsplit', 'dstack', 'einsum', 'embedding', 'embedding_backward', 'embedding_dense_backward', 'embedding_renorm_', 'empty', 'empty_like', 'empty_permuted', 'empty_strided', 'eq', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'exp', 'exp2', 'exp2_', 'exp_', 'expand_copy', 'expm1', 'expm1_', 'eye', 'feature_alpha_dropout', 'feature_alpha_dropout_', 'feature_dropout', 'feature_dropout_', 'fill', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'fliplr', 'flipud', 'float_power', 'floor', 'floor_', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'frac_', 'frexp', 'full', 'full_like', 'gather', 'gcd', 'gcd_', 'ge', 'geqrf', 'group_norm', 'gt', 'hardshrink', 'hardshrink_backward', 'heaviside', 'histc', 'hsplit', 'hstack', 'hypot', 'i0', 'i0_', 'igamma', 'igammac', 'imag', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_put_', 'index_select', 'inner', 'instance_norm', 'inverse', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isin', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'kl_div', 'kron', 'kthvalue', 'layer_norm', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'lerp', 'lgamma', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logcumsumexp', 'logdet', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logit_', 'logspace', 'logsumexp', 'lt', 'lu_solve', 'lu_unpack', 'masked_fill', 'masked_scatter', 'masked_scatter_backward', 'masked_select', 'matmul', 'matrix_exp', 'matrix_power', 'max', 'max_pool1d', 'max_pool1d_with_indices', 'max_pool2d', 'max_pool3d', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nan_to_num_', 'nanmean', 'nanmedian', 'nansum', 'narrow', 'narrow_copy', 'native_batch_norm', 'native_batch_norm_backward', 'native_group_norm', 'native_group_norm_backward', 'native_layer_norm', 'native_layer_norm_backward', 'ne', 'neg', 'neg_', 'negative', 'negative_', 'nextafter', 'nonzero', 'nonzero_numpy', 'nonzero_static', 'ones', 'ones_like', 'orgqr', 'ormqr', 'outer', 'pairwise_distance', 'permute', 'permute_copy', 'pinverse', 'pixel_shuffle', 'pixel_unshuffle', 'poisson_nll_loss', 'polar', 'polygamma', 'positive', 'pow', 'prelu', 'prod', 'put', 'qr', 'rad2deg', 'rad2deg_', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'ravel', 'real', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'renorm', 'repeat_interleave', 'reshape', 'resize_as_', 'resolve_conj', 'resolve_neg', 'rms_norm', 'roll', 'rot90', 'round', 'round_', 'rsqrt', 'rsqrt_', 'rsub', 'scalar_tensor', 'scatter', 'scatter_add', 'scatter_reduce', 'searchsorted', 'select', 'select_scatter', 'selu', 'selu_', 'sgn', 'sigmoid', 'sigmoid_', 'sign', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'slice_scatter', 'slogdet', 'softmax', 'sort', 'split', 'split_with_sizes', 'split_with_sizes_copy', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'squeeze_copy', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'svd', 'swapaxes', 'swapdims', 't', 't_copy', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tensordot', 'threshold', 'threshold_', 'threshold_backward', 'tile', 'topk', 'trace', 'transpose', 'transpose_copy', 'trapezoid', 'trapz', 'triangular_solve', 'tril', 'tril_indices', 'triu', 'triu_indices', 'true_divide', 'trunc', 'trunc_', 'unbind', 'unbind_copy', 'unflatten', 'unfold_backward', 'unfold_copy', 'unique_consecutive', 'unique_dim', 'unique_dim_consecutive', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'unsqueeze_copy', 'var', 'var_mean', 'vdot', 'view_as_complex', 'view_as_real', 'view_copy', 'vsplit', 'vstack', 'where', 'xlogy', 'xlogy_', 'zero_', 'zeros', 'zeros_like']

@@ -21,6 +21,12 @@ _op_linalg_cholesky = handle("linalg_cholesky")
 _op_linalg_cholesky_out = handle("linalg_cholesky.out")
 _op_linalg_cholesky_ex = handle("linalg_cholesky_ex")
 _op_linalg_cholesky_ex_L = handle("linalg_cholesky_ex.L")
+_op_linalg_cond = handle("linalg_cond")
+_op_linalg_cond_out = handle("linalg_cond.out")
+_op_linalg_cond_p_str = handle("linalg_cond.p_str")
+_op_linalg_cond_p_str_out = handle("linalg_cond.p_str_out")
+_op_linalg_cross = handle("linalg_cross")
+_op_linalg_cross_out = handle("linalg_cross.out")
 _op_linalg_det = handle("linalg_det")
 _op_linalg_det_out = handle("linalg_det.out")
 _op_linalg_diagonal = handle("linalg_diagonal")
@@ -32,22 +38,51 @@ _op_linalg_eigvals = handle("linalg_eigvals")
 _op_linalg_eigvals_out = handle("linalg_eigvals.out")
 _op_linalg_eigvalsh = handle("linalg_eigvalsh")
 _op_linalg_eigvalsh_out = handle("linalg_eigvalsh.out")
+_op_linalg_householder_product = handle("linalg_householder_product")
+_op_linalg_householder_product_out = handle("linalg_householder_product.out")
 _op_linalg_inv = handle("linalg_inv")
 _op_linalg_inv_out = handle("linalg_inv.out")
 _op_linalg_inv_ex = handle("linalg_inv_ex")
 _op_linalg_inv_ex_inverse = handle("linalg_inv_ex.inverse")
 _op_linalg_lstsq = handle("linalg_lstsq")
 _op_linalg_lstsq_out = handle("linalg_lstsq.out")
+_op_linalg_lu = handle("linalg_lu")
+_op_linalg_lu_out = handle("linalg_lu.out")
+_op_linalg_lu_factor = handle("linalg_lu_factor")
+_op_linalg_lu_factor_out = handle("linalg_lu_factor.out")
+_op_linalg_lu_factor_ex = handle("linalg_lu_factor_ex")
+_op_linalg_lu_factor_ex_out = handle("linalg_lu_factor_ex.out")
+_op_linalg_lu_solve = handle("linalg_lu_solve")
+_op_linalg_lu_solve_out = handle("linalg_lu_solve.out")
+_op_linalg_matrix_exp = handle("linalg_matrix_exp")
 _op_linalg_matrix_norm = handle("linalg_matrix_norm")
 _op_linalg_matrix_norm_out = handle("linalg_matrix_norm.out")
 _op_linalg_matrix_norm_str_ord = handle("linalg_matrix_norm.str_ord")
 _op_linalg_matrix_norm_str_ord_out = handle("linalg_matrix_norm.str_ord_out")
 _op_linalg_matrix_power = handle("linalg_matrix_power")
 _op_linalg_matrix_power_out = handle("linalg_matrix_power.out")
+_op_linalg_matrix_rank = handle("linalg_matrix_rank")
+_op_linalg_matrix_rank_atol_rtol_float = handle("linalg_matrix_rank.atol_rtol_float")
+_op_linalg_matrix_rank_atol_rtol_float_out = handle("linalg_matrix_rank.atol_rtol_float_out")
+_op_linalg_matrix_rank_atol_rtol_tensor = handle("linalg_matrix_rank.atol_rtol_tensor")
+_op_linalg_matrix_rank_atol_rtol_tensor_out = handle("linalg_matrix_rank.atol_rtol_tensor_out")
+_op_linalg_matrix_rank_out = handle("linalg_matrix_rank.out")
+_op_linalg_matrix_rank_out_tol_tensor = handle("linalg_matrix_rank.out_tol_tensor")
+_op_linalg_matrix_rank_tol_tensor = handle("linalg_matrix_rank.tol_tensor")
+_op_linalg_multi_dot = handle("linalg_multi_dot")
+_op_linalg_multi_dot_out = handle("linalg_multi_dot.out")
 _op_linalg_norm = handle("linalg_norm")
 _op_linalg_norm_ord_str = handle("linalg_norm.ord_str")
 _op_linalg_norm_ord_str_out = handle("linalg_norm.ord_str_out")
 _op_linalg_norm_out = handle("linalg_norm.out")
+_op_linalg_pinv = handle("linalg_pinv")
+_op_linalg_pinv_atol_rtol_float = handle("linalg_pinv.atol_rtol_float")
+_op_linalg_pinv_atol_rtol_float_out = handle("linalg_pinv.atol_rtol_float_out")
+_op_linalg_pinv_atol_rtol_tensor = handle("linalg_pinv.atol_rtol_tensor")
+_op_linalg_pinv_atol_rtol_tensor_out = handle("linalg_pinv.atol_rtol_tensor_out")
+_op_linalg_pinv_out = handle("linalg_pinv.out")
+_op_linalg_pinv_out_rcond_tensor = handle("linalg_pinv.out_rcond_tensor")
+_op_linalg_pinv_rcond_tensor = handle("linalg_pinv.rcond_tensor")
 _op_linalg_qr = handle("linalg_qr")
 _op_linalg_qr_out = handle("linalg_qr.out")
 _op_linalg_slogdet = handle("linalg_slogdet")
@@ -62,6 +97,11 @@ _op_linalg_svd = handle("linalg_svd")
 _op_linalg_svd_U = handle("linalg_svd.U")
 _op_linalg_svdvals = handle("linalg_svdvals")
 _op_linalg_svdvals_out = handle("linalg_svdvals.out")
+_op_linalg_tensorinv = handle("linalg_tensorinv")
+_op_linalg_tensorinv_out = handle("linalg_tensorinv.out")
+_op_linalg_tensorsolve = handle("linalg_tensorsolve")
+_op_linalg_tensorsolve_out = handle("linalg_tensorsolve.out")
+_op_linalg_vander = handle("linalg_vander")
 _op_linalg_vecdot = handle("linalg_vecdot")
 _op_linalg_vecdot_out = handle("linalg_vecdot.out")
 _op_linalg_vector_norm = handle("linalg_vector_norm")
@@ -139,6 +179,60 @@ def linalg_cholesky_ex(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(linalg_cholesky_ex, _parser_f_linalg_cholesky_ex, args, kwargs, MODULE)
+
+
+
+_parser_f_linalg_cond = PythonArgParser(
+    [
+        'linalg_cond(Tensor input, Scalar? p=None, *, Tensor? out=None)',
+        'linalg_cond(Tensor input, str p, *, Tensor? out=None)',
+    ],
+)
+
+
+def linalg_cond(*args, **kwargs):
+    """linalg_cond(Tensor input, Scalar? p=None, *, Tensor? out=None) | linalg_cond(Tensor input, str p, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_linalg_cond.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_linalg_cond.call(v[0], v[1])
+            return _op_linalg_cond_out.call(v[0], v[1], v[2])
+        else:
+            if v[2] is None:
+                return _op_linalg_cond_p_str.call(v[0], v[1])
+            return _op_linalg_cond_p_str_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_cond, _parser_f_linalg_cond, args, kwargs, MODULE)
+
+
+
+_parser_f_linalg_cross = PythonArgParser(
+    [
+        'linalg_cross(Tensor input, Tensor other, *, int dim=-1, Tensor? out=None)',
+    ],
+)
+
+
+def linalg_cross(*args, **kwargs):
+    """linalg_cross(Tensor input, Tensor other, *, int dim=-1, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_linalg_cross.parse(args, kwargs)[1]
+        if v[3] is None:
+            return _op_linalg_cross.call(v[0], v[1], v[2])
+        return _op_linalg_cross_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_cross, _parser_f_linalg_cross, args, kwargs, MODULE)
 
 
 
@@ -288,6 +382,30 @@ def linalg_eigvalsh(*args, **kwargs):
 
 
 
+_parser_f_linalg_householder_product = PythonArgParser(
+    [
+        'linalg_householder_product(Tensor input, Tensor tau, *, Tensor? out=None)',
+    ],
+)
+
+
+def linalg_householder_product(*args, **kwargs):
+    """linalg_householder_product(Tensor input, Tensor tau, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_linalg_householder_product.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_linalg_householder_product.call(v[0], v[1])
+        return _op_linalg_householder_product_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_householder_product, _parser_f_linalg_householder_product, args, kwargs, MODULE)
+
+
+
 _parser_f_linalg_inv = PythonArgParser(
     [
         'linalg_inv(Tensor A, *, Tensor? out=None)',
@@ -360,6 +478,128 @@ def linalg_lstsq(*args, **kwargs):
 
 
 
+_parser_f_linalg_lu = PythonArgParser(
+    [
+        'linalg_lu(Tensor A, *, bool pivot=True, Tensor[3]? out=None)',
+    ],
+)
+
+
+def linalg_lu(*args, **kwargs):
+    """linalg_lu(Tensor A, *, bool pivot=True, Tensor[3]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_linalg_lu.parse(args, kwargs)[1]
+        if v[2] is None:
+            return return_types.linalg_lu(_op_linalg_lu.call(v[0], v[1]))
+        return return_types.linalg_lu_out(_op_linalg_lu_out.call(v[0], v[1], *v[2]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_lu, _parser_f_linalg_lu, args, kwargs, MODULE)
+
+
+
+_parser_f_linalg_lu_factor = PythonArgParser(
+    [
+        'linalg_lu_factor(Tensor A, *, bool pivot=True, Tensor[2]? out=None)',
+    ],
+)
+
+
+def linalg_lu_factor(*args, **kwargs):
+    """linalg_lu_factor(Tensor A, *, bool pivot=True, Tensor[2]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_linalg_lu_factor.parse(args, kwargs)[1]
+        if v[2] is None:
+            return return_types.linalg_lu_factor(_op_linalg_lu_factor.call(v[0], v[1]))
+        return return_types.linalg_lu_factor_out(_op_linalg_lu_factor_out.call(v[0], v[1], *v[2]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_lu_factor, _parser_f_linalg_lu_factor, args, kwargs, MODULE)
+
+
+
+_parser_f_linalg_lu_factor_ex = PythonArgParser(
+    [
+        'linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False, Tensor[3]? out=None)',
+    ],
+)
+
+
+def linalg_lu_factor_ex(*args, **kwargs):
+    """linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False, Tensor[3]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_linalg_lu_factor_ex.parse(args, kwargs)[1]
+        if v[3] is None:
+            return return_types.linalg_lu_factor_ex(_op_linalg_lu_factor_ex.call(v[0], v[1], v[2]))
+        return return_types.linalg_lu_factor_ex_out(_op_linalg_lu_factor_ex_out.call(v[0], v[1], v[2], *v[3]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_lu_factor_ex, _parser_f_linalg_lu_factor_ex, args, kwargs, MODULE)
+
+
+
+_parser_f_linalg_lu_solve = PythonArgParser(
+    [
+        'linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False, Tensor? out=None)',
+    ],
+)
+
+
+def linalg_lu_solve(*args, **kwargs):
+    """linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_linalg_lu_solve.parse(args, kwargs)[1]
+        if v[5] is None:
+            return _op_linalg_lu_solve.call(v[0], v[1], v[2], v[3], v[4])
+        return _op_linalg_lu_solve_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_lu_solve, _parser_f_linalg_lu_solve, args, kwargs, MODULE)
+
+
+
+_parser_f_linalg_matrix_exp = PythonArgParser(
+    [
+        'linalg_matrix_exp(Tensor input)',
+    ],
+)
+_tail_parser_f_linalg_matrix_exp = [p.default for p in _parser_f_linalg_matrix_exp.signatures[0].params[1:]]
+
+
+def linalg_matrix_exp(*args, **kwargs):
+    """linalg_matrix_exp(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_linalg_matrix_exp]
+        else:
+            index, v = _parser_f_linalg_matrix_exp.parse(args, kwargs)
+        return _op_linalg_matrix_exp.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_matrix_exp, _parser_f_linalg_matrix_exp, args, kwargs, MODULE)
+
+
+
 _parser_f_linalg_matrix_norm = PythonArgParser(
     [
         'linalg_matrix_norm(Tensor input, Scalar ord, int[] dim=[-2, -1], bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)',
@@ -414,6 +654,70 @@ def linalg_matrix_power(*args, **kwargs):
 
 
 
+_parser_f_linalg_matrix_rank = PythonArgParser(
+    [
+        'linalg_matrix_rank(Tensor input, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False, Tensor? out=None)',
+        'linalg_matrix_rank(Tensor input, *, float? atol=None, float? rtol=None, bool hermitian=False, Tensor? out=None)',
+        'linalg_matrix_rank(Tensor input, Tensor tol, bool hermitian=False, *, Tensor? out=None)',
+        'linalg_matrix_rank(Tensor input, float tol, bool hermitian=False, *, Tensor? out=None)',
+    ],
+)
+
+
+def linalg_matrix_rank(*args, **kwargs):
+    """linalg_matrix_rank(Tensor input, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False, Tensor? out=None) | linalg_matrix_rank(Tensor input, *, float? atol=None, float? rtol=None, bool hermitian=False, Tensor? out=None) | linalg_matrix_rank(Tensor input, Tensor tol, bool hermitian=False, *, Tensor? out=None) | linalg_matrix_rank(Tensor input, float tol, bool hermitian=False, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_linalg_matrix_rank.parse(args, kwargs)
+        if index == 0:
+            if v[4] is None:
+                return _op_linalg_matrix_rank_atol_rtol_tensor.call(v[0], v[1], v[2], v[3])
+            return _op_linalg_matrix_rank_atol_rtol_tensor_out.call(v[0], v[1], v[2], v[3], v[4])
+        elif index == 1:
+            if v[4] is None:
+                return _op_linalg_matrix_rank_atol_rtol_float.call(v[0], v[1], v[2], v[3])
+            return _op_linalg_matrix_rank_atol_rtol_float_out.call(v[0], v[1], v[2], v[3], v[4])
+        elif index == 2:
+            if v[3] is None:
+                return _op_linalg_matrix_rank_tol_tensor.call(v[0], v[1], v[2])
+            return _op_linalg_matrix_rank_out_tol_tensor.call(v[0], v[1], v[2], v[3])
+        else:
+            if v[3] is None:
+                return _op_linalg_matrix_rank.call(v[0], v[1], v[2])
+            return _op_linalg_matrix_rank_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_matrix_rank, _parser_f_linalg_matrix_rank, args, kwargs, MODULE)
+
+
+
+_parser_f_linalg_multi_dot = PythonArgParser(
+    [
+        'linalg_multi_dot(Tensor[] tensors, *, Tensor? out=None)',
+    ],
+)
+
+
+def linalg_multi_dot(*args, **kwargs):
+    """linalg_multi_dot(Tensor[] tensors, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_linalg_multi_dot.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_linalg_multi_dot.call(v[0])
+        return _op_linalg_multi_dot_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_multi_dot, _parser_f_linalg_multi_dot, args, kwargs, MODULE)
+
+
+
 _parser_f_linalg_norm = PythonArgParser(
     [
         'linalg_norm(Tensor input, Scalar? ord=None, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)',
@@ -441,6 +745,46 @@ def linalg_norm(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(linalg_norm, _parser_f_linalg_norm, args, kwargs, MODULE)
+
+
+
+_parser_f_linalg_pinv = PythonArgParser(
+    [
+        'linalg_pinv(Tensor input, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False, Tensor? out=None)',
+        'linalg_pinv(Tensor input, *, float? atol=None, float? rtol=None, bool hermitian=False, Tensor? out=None)',
+        'linalg_pinv(Tensor input, Tensor rcond, bool hermitian=False, *, Tensor? out=None)',
+        'linalg_pinv(Tensor input, float rcond, bool hermitian=False, *, Tensor? out=None)',
+    ],
+)
+
+
+def linalg_pinv(*args, **kwargs):
+    """linalg_pinv(Tensor input, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False, Tensor? out=None) | linalg_pinv(Tensor input, *, float? atol=None, float? rtol=None, bool hermitian=False, Tensor? out=None) | linalg_pinv(Tensor input, Tensor rcond, bool hermitian=False, *, Tensor? out=None) | linalg_pinv(Tensor input, float rcond, bool hermitian=False, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_linalg_pinv.parse(args, kwargs)
+        if index == 0:
+            if v[4] is None:
+                return _op_linalg_pinv_atol_rtol_tensor.call(v[0], v[1], v[2], v[3])
+            return _op_linalg_pinv_atol_rtol_tensor_out.call(v[0], v[1], v[2], v[3], v[4])
+        elif index == 1:
+            if v[4] is None:
+                return _op_linalg_pinv_atol_rtol_float.call(v[0], v[1], v[2], v[3])
+            return _op_linalg_pinv_atol_rtol_float_out.call(v[0], v[1], v[2], v[3], v[4])
+        elif index == 2:
+            if v[3] is None:
+                return _op_linalg_pinv_rcond_tensor.call(v[0], v[1], v[2])
+            return _op_linalg_pinv_out_rcond_tensor.call(v[0], v[1], v[2], v[3])
+        else:
+            if v[3] is None:
+                return _op_linalg_pinv.call(v[0], v[1], v[2])
+            return _op_linalg_pinv_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_pinv, _parser_f_linalg_pinv, args, kwargs, MODULE)
 
 
 
@@ -612,6 +956,80 @@ def linalg_svdvals(*args, **kwargs):
 
 
 
+_parser_f_linalg_tensorinv = PythonArgParser(
+    [
+        'linalg_tensorinv(Tensor input, int ind=2, *, Tensor? out=None)',
+    ],
+)
+
+
+def linalg_tensorinv(*args, **kwargs):
+    """linalg_tensorinv(Tensor input, int ind=2, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_linalg_tensorinv.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_linalg_tensorinv.call(v[0], v[1])
+        return _op_linalg_tensorinv_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_tensorinv, _parser_f_linalg_tensorinv, args, kwargs, MODULE)
+
+
+
+_parser_f_linalg_tensorsolve = PythonArgParser(
+    [
+        'linalg_tensorsolve(Tensor input, Tensor other, int[]? dims=None, *, Tensor? out=None)',
+    ],
+)
+
+
+def linalg_tensorsolve(*args, **kwargs):
+    """linalg_tensorsolve(Tensor input, Tensor other, int[]? dims=None, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_linalg_tensorsolve.parse(args, kwargs)[1]
+        if v[3] is None:
+            return _op_linalg_tensorsolve.call(v[0], v[1], v[2])
+        return _op_linalg_tensorsolve_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_tensorsolve, _parser_f_linalg_tensorsolve, args, kwargs, MODULE)
+
+
+
+_parser_f_linalg_vander = PythonArgParser(
+    [
+        'linalg_vander(Tensor x, *, SymInt? N=None)',
+    ],
+)
+_tail_parser_f_linalg_vander = [p.default for p in _parser_f_linalg_vander.signatures[0].params[1:]]
+
+
+def linalg_vander(*args, **kwargs):
+    """linalg_vander(Tensor x, *, SymInt? N=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_linalg_vander]
+        else:
+            index, v = _parser_f_linalg_vander.parse(args, kwargs)
+        return _op_linalg_vander.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_vander, _parser_f_linalg_vander, args, kwargs, MODULE)
+
+
+
 _parser_f_linalg_vecdot = PythonArgParser(
     [
         'linalg_vecdot(Tensor x, Tensor y, *, int dim=-1, Tensor? out=None)',
@@ -659,4 +1077,4 @@ def linalg_vector_norm(*args, **kwargs):
     return handle_function(linalg_vector_norm, _parser_f_linalg_vector_norm, args, kwargs, MODULE)
 
 
-__all__ = ['_linalg_eigvals', 'linalg_cholesky', 'linalg_cholesky_ex', 'linalg_det', 'linalg_diagonal', 'linalg_eig', 'linalg_eigh', 'linalg_eigvals', 'linalg_eigvalsh', 'linalg_inv', 'linalg_inv_ex', 'linalg_lstsq', 'linalg_matrix_norm', 'linalg_matrix_power', 'linalg_norm', 'linalg_qr', 'linalg_slogdet', 'linalg_solve', 'linalg_solve_ex', 'linalg_solve_triangular', 'linalg_svd', 'linalg_svdvals', 'linalg_vecdot', 'linalg_vector_norm']
+__all__ = ['_linalg_eigvals', 'linalg_cholesky', 'linalg_cholesky_ex', 'linalg_cond', 'linalg_cross', 'linalg_det', 'linalg_diagonal', 'linalg_eig', 'linalg_eigh', 'linalg_eigvals', 'linalg_eigvalsh', 'linalg_householder_product', 'linalg_inv', 'linalg_inv_ex', 'linalg_lstsq', 'linalg_lu', 'linalg_lu_factor', 'linalg_lu_factor_ex', 'linalg_lu_solve', 'linalg_matrix_exp', 'linalg_matrix_norm', 'linalg_matrix_power', 'linalg_matrix_rank', 'linalg_multi_dot', 'linalg_norm', 'linalg_pinv', 'linalg_qr', 'linalg_slogdet', 'linalg_solve', 'linalg_solve_ex', 'linalg_solve_triangular', 'linalg_svd', 'linalg_svdvals', 'linalg_tensorinv', 'linalg_tensorsolve', 'linalg_vander', 'linalg_vecdot', 'linalg_vector_norm']

@@ -6468,22 +6468,22 @@ def linalg_qr_out(A, mode, Q, R):
 
 def _linalg_svd(A, full_matrices, compute_uv, driver):
     meta = M._linalg_svd(A, full_matrices, compute_uv, driver)
-    U, S, Vh = meta.allocate()
-    N._linalg_svd_out(meta, A, full_matrices, compute_uv, driver, U, S, Vh)
-    return U, S, Vh
+    U_, S, Vh = meta.allocate()
+    N._linalg_svd_out(meta, A, full_matrices, compute_uv, driver, U_, S, Vh)
+    return U_, S, Vh
 
 
-def _linalg_svd_U(A, full_matrices, compute_uv, driver, U, S, Vh):
+def _linalg_svd_U(A, full_matrices, compute_uv, driver, U_, S, Vh):
     meta = M._linalg_svd(A, full_matrices, compute_uv, driver)
-    if U is A:
-        meta.check_read_write(U)
+    if U_ is A:
+        meta.check_read_write(U_)
     if S is A:
         meta.check_read_write(S, 1)
     if Vh is A:
         meta.check_read_write(Vh, 2)
-    meta.resize_outputs(U, S, Vh)
-    N._linalg_svd_out(meta, A, full_matrices, compute_uv, driver, U, S, Vh)
-    return U, S, Vh
+    meta.resize_outputs(U_, S, Vh)
+    N._linalg_svd_out(meta, A, full_matrices, compute_uv, driver, U_, S, Vh)
+    return U_, S, Vh
 
 
 # _linalg_eigh.eigenvalues: structured
@@ -6650,6 +6650,134 @@ def renorm_out(self, p, dim, maxnorm, out):
         meta.check_read_write(out)
     meta.resize_outputs(out)
     N.renorm_out(meta, self, p, dim, maxnorm, out)
+    return out
+
+
+# linalg_lu_factor_ex.out: structured
+
+
+def linalg_lu_factor_ex(A, pivot, check_errors):
+    meta = M.linalg_lu_factor_ex(A, pivot, check_errors)
+    LU, pivots, info = meta.allocate()
+    N.linalg_lu_factor_ex_out(meta, A, pivot, check_errors, LU, pivots, info)
+    return LU, pivots, info
+
+
+def linalg_lu_factor_ex_out(A, pivot, check_errors, LU, pivots, info):
+    meta = M.linalg_lu_factor_ex(A, pivot, check_errors)
+    if LU is A:
+        meta.check_read_write(LU)
+    if pivots is A:
+        meta.check_read_write(pivots, 1)
+    if info is A:
+        meta.check_read_write(info, 2)
+    meta.resize_outputs(LU, pivots, info)
+    N.linalg_lu_factor_ex_out(meta, A, pivot, check_errors, LU, pivots, info)
+    return LU, pivots, info
+
+
+# linalg_lu.out: structured
+
+
+def linalg_lu(A, pivot):
+    meta = M.linalg_lu(A, pivot)
+    P, L, U_ = meta.allocate()
+    N.linalg_lu_out(meta, A, pivot, P, L, U_)
+    return P, L, U_
+
+
+def linalg_lu_out(A, pivot, P, L, U_):
+    meta = M.linalg_lu(A, pivot)
+    if P is A:
+        meta.check_read_write(P)
+    if L is A:
+        meta.check_read_write(L, 1)
+    if U_ is A:
+        meta.check_read_write(U_, 2)
+    meta.resize_outputs(P, L, U_)
+    N.linalg_lu_out(meta, A, pivot, P, L, U_)
+    return P, L, U_
+
+
+# linalg_lu_solve.out: structured
+
+
+def linalg_lu_solve(LU, pivots, B, left, adjoint):
+    meta = M.linalg_lu_solve(LU, pivots, B, left, adjoint)
+    out = meta.allocate()
+    N.linalg_lu_solve_out(meta, LU, pivots, B, left, adjoint, out)
+    return out
+
+
+def linalg_lu_solve_out(LU, pivots, B, left, adjoint, out):
+    meta = M.linalg_lu_solve(LU, pivots, B, left, adjoint)
+    if out is LU or out is pivots or out is B:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    N.linalg_lu_solve_out(meta, LU, pivots, B, left, adjoint, out)
+    return out
+
+
+# lu_unpack.out: structured
+
+
+def lu_unpack(LU_data, LU_pivots, unpack_data, unpack_pivots):
+    meta = M.lu_unpack(LU_data, LU_pivots, unpack_data, unpack_pivots)
+    P, L, U_ = meta.allocate()
+    N.lu_unpack_out(meta, LU_data, LU_pivots, unpack_data, unpack_pivots, P, L, U_)
+    return P, L, U_
+
+
+def lu_unpack_out(LU_data, LU_pivots, unpack_data, unpack_pivots, P, L, U_):
+    meta = M.lu_unpack(LU_data, LU_pivots, unpack_data, unpack_pivots)
+    if P is LU_data or P is LU_pivots:
+        meta.check_read_write(P)
+    if L is LU_data or L is LU_pivots:
+        meta.check_read_write(L, 1)
+    if U_ is LU_data or U_ is LU_pivots:
+        meta.check_read_write(U_, 2)
+    meta.resize_outputs(P, L, U_)
+    N.lu_unpack_out(meta, LU_data, LU_pivots, unpack_data, unpack_pivots, P, L, U_)
+    return P, L, U_
+
+
+# triangular_solve.X: structured
+
+
+def triangular_solve(self, A, upper, transpose, unitriangular):
+    meta = M.triangular_solve(self, A, upper, transpose, unitriangular)
+    X, M_ = meta.allocate()
+    N.triangular_solve_out(meta, self, A, upper, transpose, unitriangular, X, M_)
+    return X, M_
+
+
+def triangular_solve_X(self, A, upper, transpose, unitriangular, X, M_):
+    meta = M.triangular_solve(self, A, upper, transpose, unitriangular)
+    if X is self or X is A:
+        meta.check_read_write(X)
+    if M_ is self or M_ is A:
+        meta.check_read_write(M_, 1)
+    meta.resize_outputs(X, M_)
+    N.triangular_solve_out(meta, self, A, upper, transpose, unitriangular, X, M_)
+    return X, M_
+
+
+# linalg_cross.out: structured
+
+
+def linalg_cross(self, other, dim):
+    meta = M.linalg_cross(self, other, dim)
+    out = meta.allocate()
+    N.linalg_cross_out(meta, self, other, dim, out)
+    return out
+
+
+def linalg_cross_out(self, other, dim, out):
+    meta = M.linalg_cross(self, other, dim)
+    if out is self or out is other:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    N.linalg_cross_out(meta, self, other, dim, out)
     return out
 
 
@@ -7183,6 +7311,18 @@ impl("special_shifted_chebyshev_polynomial_w.out", "CPU", special_shifted_chebys
 impl("renorm", "CPU", renorm)
 impl("renorm_", "CPU", renorm_)
 impl("renorm.out", "CPU", renorm_out)
+impl("linalg_lu_factor_ex", "CPU", linalg_lu_factor_ex)
+impl("linalg_lu_factor_ex.out", "CPU", linalg_lu_factor_ex_out)
+impl("linalg_lu", "CPU", linalg_lu)
+impl("linalg_lu.out", "CPU", linalg_lu_out)
+impl("linalg_lu_solve", "CPU", linalg_lu_solve)
+impl("linalg_lu_solve.out", "CPU", linalg_lu_solve_out)
+impl("lu_unpack", "CPU", lu_unpack)
+impl("lu_unpack.out", "CPU", lu_unpack_out)
+impl("triangular_solve", "CPU", triangular_solve)
+impl("triangular_solve.X", "CPU", triangular_solve_X)
+impl("linalg_cross", "CPU", linalg_cross)
+impl("linalg_cross.out", "CPU", linalg_cross_out)
 impl("abs.out", "CPU", N.abs_out)
 impl("conj_physical.out", "CPU", N.conj_physical_out)
 impl("arange.start_out", "CPU", N.arange_start_out)
@@ -7425,3 +7565,15 @@ impl("view_as_complex", "CPU", N.view_as_complex)
 impl("complex.out", "CPU", N.complex_out)
 impl("polar.out", "CPU", N.polar_out)
 impl("logspace.out", "CPU", N.logspace_out)
+impl("cholesky.out", "CPU", N.cholesky_out)
+impl("cholesky", "CPU", N.cholesky)
+impl("_cholesky_solve_helper", "CPU", N._cholesky_solve_helper_cpu)
+impl("cholesky_inverse", "CPU", N.cholesky_inverse)
+impl("cholesky_inverse.out", "CPU", N.cholesky_inverse_out)
+impl("linalg_matrix_exp", "CPU", N.linalg_matrix_exp)
+impl("geqrf.a", "CPU", N.geqrf_out)
+impl("geqrf", "CPU", N.geqrf)
+impl("ormqr.out", "CPU", N.ormqr_out)
+impl("ormqr", "CPU", N.ormqr)
+impl("linalg_householder_product", "CPU", N.linalg_householder_product)
+impl("linalg_householder_product.out", "CPU", N.linalg_householder_product_out)

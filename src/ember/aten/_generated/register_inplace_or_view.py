@@ -7220,15 +7220,15 @@ def linalg_qr_out(keyset, A, mode, Q, R):
 __linalg_svd_U = handle("_linalg_svd.U")
 
 
-def _linalg_svd_U(keyset, A, full_matrices, compute_uv, driver, U, S, Vh):
+def _linalg_svd_U(keyset, A, full_matrices, compute_uv, driver, U_, S, Vh):
     ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = __linalg_svd_U.redispatch(keyset & AFTER, A, full_matrices, compute_uv, driver, U, S, Vh)
+        result = __linalg_svd_U.redispatch(keyset & AFTER, A, full_matrices, compute_uv, driver, U_, S, Vh)
     finally:
         ts.excluded = prev
-    return finish_inplace(result, U, S, Vh)
+    return finish_inplace(result, U_, S, Vh)
 
 
 __linalg_eigh_eigenvalues = handle("_linalg_eigh.eigenvalues")
@@ -7931,6 +7931,188 @@ def renorm_(keyset, self, p, dim, maxnorm):
     return finish_inplace(result, self)
 
 
+_linalg_lu_factor_ex_out = handle("linalg_lu_factor_ex.out")
+
+
+def linalg_lu_factor_ex_out(keyset, A, pivot, check_errors, LU, pivots, info):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _linalg_lu_factor_ex_out.redispatch(keyset & AFTER, A, pivot, check_errors, LU, pivots, info)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, LU, pivots, info)
+
+
+_linalg_lu_out = handle("linalg_lu.out")
+
+
+def linalg_lu_out(keyset, A, pivot, P, L, U_):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _linalg_lu_out.redispatch(keyset & AFTER, A, pivot, P, L, U_)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, P, L, U_)
+
+
+_linalg_lu_solve_out = handle("linalg_lu_solve.out")
+
+
+def linalg_lu_solve_out(keyset, LU, pivots, B, left, adjoint, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _linalg_lu_solve_out.redispatch(keyset & AFTER, LU, pivots, B, left, adjoint, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_lu_unpack_out = handle("lu_unpack.out")
+
+
+def lu_unpack_out(keyset, LU_data, LU_pivots, unpack_data, unpack_pivots, P, L, U_):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _lu_unpack_out.redispatch(keyset & AFTER, LU_data, LU_pivots, unpack_data, unpack_pivots, P, L, U_)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, P, L, U_)
+
+
+_cholesky_out = handle("cholesky.out")
+
+
+def cholesky_out(keyset, self, upper, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _cholesky_out.redispatch(keyset & AFTER, self, upper, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_cholesky_solve_out = handle("cholesky_solve.out")
+
+
+def cholesky_solve_out(keyset, self, input2, upper, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _cholesky_solve_out.redispatch(keyset & AFTER, self, input2, upper, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_cholesky_inverse_out = handle("cholesky_inverse.out")
+
+
+def cholesky_inverse_out(keyset, self, upper, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _cholesky_inverse_out.redispatch(keyset & AFTER, self, upper, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_triangular_solve_X = handle("triangular_solve.X")
+
+
+def triangular_solve_X(keyset, self, A, upper, transpose, unitriangular, X, M_):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _triangular_solve_X.redispatch(keyset & AFTER, self, A, upper, transpose, unitriangular, X, M_)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, X, M_)
+
+
+_linalg_pinv_atol_rtol_tensor_out = handle("linalg_pinv.atol_rtol_tensor_out")
+
+
+def linalg_pinv_atol_rtol_tensor_out(keyset, self, atol, rtol, hermitian, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _linalg_pinv_atol_rtol_tensor_out.redispatch(keyset & AFTER, self, atol, rtol, hermitian, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_linalg_cross_out = handle("linalg_cross.out")
+
+
+def linalg_cross_out(keyset, self, other, dim, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _linalg_cross_out.redispatch(keyset & AFTER, self, other, dim, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_geqrf_a = handle("geqrf.a")
+
+
+def geqrf_a(keyset, self, a, tau):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _geqrf_a.redispatch(keyset & AFTER, self, a, tau)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, a, tau)
+
+
+_ormqr_out = handle("ormqr.out")
+
+
+def ormqr_out(keyset, self, input2, input3, left, transpose, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _ormqr_out.redispatch(keyset & AFTER, self, input2, input3, left, transpose, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_linalg_householder_product_out = handle("linalg_householder_product.out")
+
+
+def linalg_householder_product_out(keyset, input, tau, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _linalg_householder_product_out.redispatch(keyset & AFTER, input, tau, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
 impl("_conj", "ADInplaceOrView", _conj, keyset_arg="raw")
@@ -8497,3 +8679,16 @@ impl("logspace.Tensor_Scalar_out", "ADInplaceOrView", logspace_Tensor_Scalar_out
 impl("logspace.Scalar_Tensor_out", "ADInplaceOrView", logspace_Scalar_Tensor_out, keyset_arg="raw")
 impl("renorm.out", "ADInplaceOrView", renorm_out, keyset_arg="raw")
 impl("renorm_", "ADInplaceOrView", renorm_, keyset_arg="raw")
+impl("linalg_lu_factor_ex.out", "ADInplaceOrView", linalg_lu_factor_ex_out, keyset_arg="raw")
+impl("linalg_lu.out", "ADInplaceOrView", linalg_lu_out, keyset_arg="raw")
+impl("linalg_lu_solve.out", "ADInplaceOrView", linalg_lu_solve_out, keyset_arg="raw")
+impl("lu_unpack.out", "ADInplaceOrView", lu_unpack_out, keyset_arg="raw")
+impl("cholesky.out", "ADInplaceOrView", cholesky_out, keyset_arg="raw")
+impl("cholesky_solve.out", "ADInplaceOrView", cholesky_solve_out, keyset_arg="raw")
+impl("cholesky_inverse.out", "ADInplaceOrView", cholesky_inverse_out, keyset_arg="raw")
+impl("triangular_solve.X", "ADInplaceOrView", triangular_solve_X, keyset_arg="raw")
+impl("linalg_pinv.atol_rtol_tensor_out", "ADInplaceOrView", linalg_pinv_atol_rtol_tensor_out, keyset_arg="raw")
+impl("linalg_cross.out", "ADInplaceOrView", linalg_cross_out, keyset_arg="raw")
+impl("geqrf.a", "ADInplaceOrView", geqrf_a, keyset_arg="raw")
+impl("ormqr.out", "ADInplaceOrView", ormqr_out, keyset_arg="raw")
+impl("linalg_householder_product.out", "ADInplaceOrView", linalg_householder_product_out, keyset_arg="raw")

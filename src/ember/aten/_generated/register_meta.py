@@ -3877,14 +3877,14 @@ def linalg_qr_out(A, mode, Q, R):
 
 def _linalg_svd(A, full_matrices, compute_uv, driver):
     meta = M._linalg_svd(A, full_matrices, compute_uv, driver)
-    U, S, Vh = meta.allocate()
-    return U, S, Vh
+    U_, S, Vh = meta.allocate()
+    return U_, S, Vh
 
 
-def _linalg_svd_U(A, full_matrices, compute_uv, driver, U, S, Vh):
+def _linalg_svd_U(A, full_matrices, compute_uv, driver, U_, S, Vh):
     meta = M._linalg_svd(A, full_matrices, compute_uv, driver)
-    meta.resize_outputs(U, S, Vh)
-    return U, S, Vh
+    meta.resize_outputs(U_, S, Vh)
+    return U_, S, Vh
 
 
 # _linalg_eigh.eigenvalues: structured
@@ -3983,6 +3983,96 @@ def renorm_(self, p, dim, maxnorm):
 
 def renorm_out(self, p, dim, maxnorm, out):
     meta = M.renorm(self, p, dim, maxnorm)
+    meta.resize_outputs(out)
+    return out
+
+
+# linalg_lu_factor_ex.out: structured
+
+
+def linalg_lu_factor_ex(A, pivot, check_errors):
+    meta = M.linalg_lu_factor_ex(A, pivot, check_errors)
+    LU, pivots, info = meta.allocate()
+    return LU, pivots, info
+
+
+def linalg_lu_factor_ex_out(A, pivot, check_errors, LU, pivots, info):
+    meta = M.linalg_lu_factor_ex(A, pivot, check_errors)
+    meta.resize_outputs(LU, pivots, info)
+    return LU, pivots, info
+
+
+# linalg_lu.out: structured
+
+
+def linalg_lu(A, pivot):
+    meta = M.linalg_lu(A, pivot)
+    P, L, U_ = meta.allocate()
+    return P, L, U_
+
+
+def linalg_lu_out(A, pivot, P, L, U_):
+    meta = M.linalg_lu(A, pivot)
+    meta.resize_outputs(P, L, U_)
+    return P, L, U_
+
+
+# linalg_lu_solve.out: structured
+
+
+def linalg_lu_solve(LU, pivots, B, left, adjoint):
+    meta = M.linalg_lu_solve(LU, pivots, B, left, adjoint)
+    out = meta.allocate()
+    return out
+
+
+def linalg_lu_solve_out(LU, pivots, B, left, adjoint, out):
+    meta = M.linalg_lu_solve(LU, pivots, B, left, adjoint)
+    meta.resize_outputs(out)
+    return out
+
+
+# lu_unpack.out: structured
+
+
+def lu_unpack(LU_data, LU_pivots, unpack_data, unpack_pivots):
+    meta = M.lu_unpack(LU_data, LU_pivots, unpack_data, unpack_pivots)
+    P, L, U_ = meta.allocate()
+    return P, L, U_
+
+
+def lu_unpack_out(LU_data, LU_pivots, unpack_data, unpack_pivots, P, L, U_):
+    meta = M.lu_unpack(LU_data, LU_pivots, unpack_data, unpack_pivots)
+    meta.resize_outputs(P, L, U_)
+    return P, L, U_
+
+
+# triangular_solve.X: structured
+
+
+def triangular_solve(self, A, upper, transpose, unitriangular):
+    meta = M.triangular_solve(self, A, upper, transpose, unitriangular)
+    X, M_ = meta.allocate()
+    return X, M_
+
+
+def triangular_solve_X(self, A, upper, transpose, unitriangular, X, M_):
+    meta = M.triangular_solve(self, A, upper, transpose, unitriangular)
+    meta.resize_outputs(X, M_)
+    return X, M_
+
+
+# linalg_cross.out: structured
+
+
+def linalg_cross(self, other, dim):
+    meta = M.linalg_cross(self, other, dim)
+    out = meta.allocate()
+    return out
+
+
+def linalg_cross_out(self, other, dim, out):
+    meta = M.linalg_cross(self, other, dim)
     meta.resize_outputs(out)
     return out
 
@@ -4672,6 +4762,18 @@ impl("special_shifted_chebyshev_polynomial_w.out", "Meta", special_shifted_cheby
 impl("renorm", "Meta", renorm)
 impl("renorm_", "Meta", renorm_)
 impl("renorm.out", "Meta", renorm_out)
+impl("linalg_lu_factor_ex", "Meta", linalg_lu_factor_ex)
+impl("linalg_lu_factor_ex.out", "Meta", linalg_lu_factor_ex_out)
+impl("linalg_lu", "Meta", linalg_lu)
+impl("linalg_lu.out", "Meta", linalg_lu_out)
+impl("linalg_lu_solve", "Meta", linalg_lu_solve)
+impl("linalg_lu_solve.out", "Meta", linalg_lu_solve_out)
+impl("lu_unpack", "Meta", lu_unpack)
+impl("lu_unpack.out", "Meta", lu_unpack_out)
+impl("triangular_solve", "Meta", triangular_solve)
+impl("triangular_solve.X", "Meta", triangular_solve_X)
+impl("linalg_cross", "Meta", linalg_cross)
+impl("linalg_cross.out", "Meta", linalg_cross_out)
 impl("abs.out", "Meta", abs_out)
 impl("conj_physical.out", "Meta", conj_physical_out)
 impl("arange.start_out", "Meta", N.arange_start_out)

@@ -138,6 +138,9 @@ _op_bmm = handle("bmm")
 _op_broadcast_to = handle("broadcast_to")
 _op_ceil = handle("ceil")
 _op_ceil_ = handle("ceil_")
+_op_cholesky = handle("cholesky")
+_op_cholesky_inverse = handle("cholesky_inverse")
+_op_cholesky_solve = handle("cholesky_solve")
 _op_chunk = handle("chunk")
 _op_clamp = handle("clamp")
 _op_clamp_Tensor = handle("clamp.Tensor")
@@ -166,6 +169,7 @@ _op_cosh = handle("cosh")
 _op_cosh_ = handle("cosh_")
 _op_count_nonzero = handle("count_nonzero")
 _op_count_nonzero_dim_IntList = handle("count_nonzero.dim_IntList")
+_op_cross = handle("cross")
 _op_cummax = handle("cummax")
 _op_cummin = handle("cummin")
 _op_cumprod = handle("cumprod")
@@ -255,6 +259,7 @@ _op_ge_Scalar = handle("ge.Scalar")
 _op_ge_Tensor = handle("ge.Tensor")
 _op_ge__Scalar = handle("ge_.Scalar")
 _op_ge__Tensor = handle("ge_.Tensor")
+_op_geqrf = handle("geqrf")
 _op_gt_Scalar = handle("gt.Scalar")
 _op_gt_Tensor = handle("gt.Tensor")
 _op_gt__Scalar = handle("gt_.Scalar")
@@ -341,6 +346,7 @@ _op_lt_Scalar = handle("lt.Scalar")
 _op_lt_Tensor = handle("lt.Tensor")
 _op_lt__Scalar = handle("lt_.Scalar")
 _op_lt__Tensor = handle("lt_.Tensor")
+_op_lu_solve = handle("lu_solve")
 _op_mH = handle("mH")
 _op_mT = handle("mT")
 _op_masked_fill_Scalar = handle("masked_fill.Scalar")
@@ -352,6 +358,7 @@ _op_masked_scatter_ = handle("masked_scatter_")
 _op_masked_select = handle("masked_select")
 _op_matmul = handle("matmul")
 _op_matrix_H = handle("matrix_H")
+_op_matrix_exp = handle("matrix_exp")
 _op_matrix_power = handle("matrix_power")
 _op_max = handle("max")
 _op_max_dim = handle("max.dim")
@@ -410,8 +417,11 @@ _op_nonzero_numpy = handle("nonzero_numpy")
 _op_nonzero_static = handle("nonzero_static")
 _op_normal_ = handle("normal_")
 _op_numpy_T = handle("numpy_T")
+_op_orgqr = handle("orgqr")
+_op_ormqr = handle("ormqr")
 _op_outer = handle("outer")
 _op_permute = handle("permute")
+_op_pinverse = handle("pinverse")
 _op_polygamma = handle("polygamma")
 _op_polygamma_ = handle("polygamma_")
 _op_positive = handle("positive")
@@ -536,6 +546,7 @@ _op_topk = handle("topk")
 _op_trace = handle("trace")
 _op_transpose_int = handle("transpose.int")
 _op_transpose_ = handle("transpose_")
+_op_triangular_solve = handle("triangular_solve")
 _op_tril = handle("tril")
 _op_tril_ = handle("tril_")
 _op_triu = handle("triu")
@@ -2989,6 +3000,76 @@ def ceil_(self, *args, **kwargs):
 
 
 
+_parser_m_cholesky = PythonArgParser(
+    [
+        'cholesky(bool upper=False)',
+    ],
+)
+
+
+def cholesky(self, *args, **kwargs):
+    """cholesky(bool upper=False)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_cholesky.parse(args, kwargs, self=self)[1]
+        return _op_cholesky.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(cholesky, _parser_m_cholesky, self, args, kwargs)
+
+
+
+_parser_m_cholesky_inverse = PythonArgParser(
+    [
+        'cholesky_inverse(bool upper=False)',
+    ],
+)
+
+
+def cholesky_inverse(self, *args, **kwargs):
+    """cholesky_inverse(bool upper=False)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_cholesky_inverse.parse(args, kwargs, self=self)[1]
+        return _op_cholesky_inverse.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(cholesky_inverse, _parser_m_cholesky_inverse, self, args, kwargs)
+
+
+
+_parser_m_cholesky_solve = PythonArgParser(
+    [
+        'cholesky_solve(Tensor input2, bool upper=False)',
+    ],
+)
+_tail_parser_m_cholesky_solve = [p.default for p in _parser_m_cholesky_solve.signatures[0].params[1:]]
+
+
+def cholesky_solve(self, *args, **kwargs):
+    """cholesky_solve(Tensor input2, bool upper=False)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_cholesky_solve]
+        else:
+            index, v = _parser_m_cholesky_solve.parse(args, kwargs, self=self)
+        return _op_cholesky_solve.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(cholesky_solve, _parser_m_cholesky_solve, self, args, kwargs)
+
+
+
 _parser_m_chunk = PythonArgParser(
     [
         'chunk(int chunks, int dim=0)',
@@ -3447,6 +3528,32 @@ def count_nonzero(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(count_nonzero, _parser_m_count_nonzero, self, args, kwargs)
+
+
+
+_parser_m_cross = PythonArgParser(
+    [
+        'cross(Tensor other, int? dim=None)',
+    ],
+)
+_tail_parser_m_cross = [p.default for p in _parser_m_cross.signatures[0].params[1:]]
+
+
+def cross(self, *args, **kwargs):
+    """cross(Tensor other, int? dim=None)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_cross]
+        else:
+            index, v = _parser_m_cross.parse(args, kwargs, self=self)
+        return _op_cross.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(cross, _parser_m_cross, self, args, kwargs)
 
 
 
@@ -5066,6 +5173,29 @@ def ge_(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(ge_, _parser_m_ge_, self, args, kwargs)
+
+
+
+_parser_m_geqrf = PythonArgParser(
+    [
+        'geqrf()',
+    ],
+)
+
+
+def geqrf(self, *args, **kwargs):
+    """geqrf()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'geqrf', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return return_types.geqrf(_op_geqrf.call(self))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(geqrf, 'ember.Tensor.geqrf', self, args, kwargs)
 
 
 
@@ -6880,6 +7010,32 @@ def lt_(self, *args, **kwargs):
 
 
 
+_parser_m_lu_solve = PythonArgParser(
+    [
+        'lu_solve(Tensor LU_data, Tensor LU_pivots)',
+    ],
+)
+_tail_parser_m_lu_solve = [p.default for p in _parser_m_lu_solve.signatures[0].params[2:]]
+
+
+def lu_solve(self, *args, **kwargs):
+    """lu_solve(Tensor LU_data, Tensor LU_pivots)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_m_lu_solve]
+        else:
+            index, v = _parser_m_lu_solve.parse(args, kwargs, self=self)
+        return _op_lu_solve.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(lu_solve, _parser_m_lu_solve, self, args, kwargs)
+
+
+
 _parser_m_mH = PythonArgParser(
     [
         'mH()',
@@ -7102,6 +7258,29 @@ def matrix_H(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_self(matrix_H, 'ember.Tensor.matrix_H', self, args, kwargs)
+
+
+
+_parser_m_matrix_exp = PythonArgParser(
+    [
+        'matrix_exp()',
+    ],
+)
+
+
+def matrix_exp(self, *args, **kwargs):
+    """matrix_exp()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'matrix_exp', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_matrix_exp.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(matrix_exp, 'ember.Tensor.matrix_exp', self, args, kwargs)
 
 
 
@@ -8167,6 +8346,58 @@ def numpy_T(self, *args, **kwargs):
 
 
 
+_parser_m_orgqr = PythonArgParser(
+    [
+        'orgqr(Tensor input2)',
+    ],
+)
+_tail_parser_m_orgqr = [p.default for p in _parser_m_orgqr.signatures[0].params[1:]]
+
+
+def orgqr(self, *args, **kwargs):
+    """orgqr(Tensor input2)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_orgqr]
+        else:
+            index, v = _parser_m_orgqr.parse(args, kwargs, self=self)
+        return _op_orgqr.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(orgqr, _parser_m_orgqr, self, args, kwargs)
+
+
+
+_parser_m_ormqr = PythonArgParser(
+    [
+        'ormqr(Tensor input2, Tensor input3, bool left=True, bool transpose=False)',
+    ],
+)
+_tail_parser_m_ormqr = [p.default for p in _parser_m_ormqr.signatures[0].params[2:]]
+
+
+def ormqr(self, *args, **kwargs):
+    """ormqr(Tensor input2, Tensor input3, bool left=True, bool transpose=False)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_m_ormqr]
+        else:
+            index, v = _parser_m_ormqr.parse(args, kwargs, self=self)
+        return _op_ormqr.call(self, v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(ormqr, _parser_m_ormqr, self, args, kwargs)
+
+
+
 _parser_m_outer = PythonArgParser(
     [
         'outer(Tensor vec2)',
@@ -8212,6 +8443,28 @@ def permute(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(permute, _parser_m_permute, self, args, kwargs)
+
+
+
+_parser_m_pinverse = PythonArgParser(
+    [
+        'pinverse(float rcond=1e-15)',
+    ],
+)
+
+
+def pinverse(self, *args, **kwargs):
+    """pinverse(float rcond=1e-15)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_pinverse.parse(args, kwargs, self=self)[1]
+        return _op_pinverse.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(pinverse, _parser_m_pinverse, self, args, kwargs)
 
 
 
@@ -10497,6 +10750,32 @@ def transpose_(self, *args, **kwargs):
 
 
 
+_parser_m_triangular_solve = PythonArgParser(
+    [
+        'triangular_solve(Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False)',
+    ],
+)
+_tail_parser_m_triangular_solve = [p.default for p in _parser_m_triangular_solve.signatures[0].params[1:]]
+
+
+def triangular_solve(self, *args, **kwargs):
+    """triangular_solve(Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_triangular_solve]
+        else:
+            index, v = _parser_m_triangular_solve.parse(args, kwargs, self=self)
+        return return_types.triangular_solve(_op_triangular_solve.call(self, v[0], v[1], v[2], v[3]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(triangular_solve, _parser_m_triangular_solve, self, args, kwargs)
+
+
+
 _parser_m_tril = PythonArgParser(
     [
         'tril(SymInt diagonal=0)',
@@ -11114,4 +11393,4 @@ def zero_(self, *args, **kwargs):
     return handle_self(zero_, 'ember.Tensor.zero_', self, args, kwargs)
 
 
-__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', '_conj', '_neg_view', 'abs', 'abs_', 'absolute', 'absolute_', 'acos', 'acos_', 'acosh', 'acosh_', 'add', 'add_', 'addbmm', 'addbmm_', 'addcdiv', 'addcdiv_', 'addcmul', 'addcmul_', 'addmm', 'addmm_', 'addmv', 'addmv_', 'addr', 'addr_', 'adjoint', 'alias', 'all', 'allclose', 'amax', 'amin', 'aminmax', 'angle', 'any', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan2_', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'as_strided_scatter', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan2_', 'atan_', 'atanh', 'atanh_', 'baddbmm', 'baddbmm_', 'bernoulli', 'bernoulli_', 'bincount', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'broadcast_to', 'ceil', 'ceil_', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'contiguous', 'copysign', 'copysign_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cummax', 'cummin', 'cumprod', 'cumprod_', 'cumsum', 'cumsum_', 'deg2rad', 'deg2rad_', 'det', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_scatter', 'diff', 'digamma', 'digamma_', 'dist', 'div', 'div_', 'divide', 'divide_', 'dot', 'dsplit', 'eq', 'eq_', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'erfinv_', 'exp', 'exp2', 'exp2_', 'exp_', 'expand', 'expand_as', 'expm1', 'expm1_', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'fliplr', 'flipud', 'float_power', 'float_power_', 'floor', 'floor_', 'floor_divide', 'floor_divide_', 'fmax', 'fmin', 'fmod', 'fmod_', 'frac', 'frac_', 'frexp', 'gather', 'gcd', 'gcd_', 'ge', 'ge_', 'gt', 'gt_', 'hardshrink', 'hardshrink_backward', 'heaviside', 'heaviside_', 'histc', 'hsplit', 'hypot', 'hypot_', 'i0', 'i0_', 'igamma', 'igamma_', 'igammac', 'igammac_', 'index_add', 'index_add_', 'index_copy', 'index_copy_', 'index_fill', 'index_fill_', 'index_put', 'index_put_', 'index_select', 'inner', 'inverse', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'item', 'kron', 'kthvalue', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'le_', 'lerp', 'lerp_', 'lgamma', 'lgamma_', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logcumsumexp', 'logdet', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logit', 'logit_', 'logsumexp', 'lt', 'lt_', 'mH', 'mT', 'masked_fill', 'masked_fill_', 'masked_scatter', 'masked_scatter_', 'masked_select', 'matmul', 'matrix_H', 'matrix_power', 'max', 'maximum', 'mean', 'median', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'mul_', 'multiply', 'multiply_', 'mv', 'mvlgamma', 'mvlgamma_', 'nan_to_num', 'nan_to_num_', 'nanmean', 'nanmedian', 'nansum', 'narrow', 'narrow_copy', 'ne', 'ne_', 'neg', 'neg_', 'negative', 'negative_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'nextafter', 'nextafter_', 'nonzero', 'nonzero_numpy', 'nonzero_static', 'normal_', 'numpy_T', 'outer', 'permute', 'polygamma', 'polygamma_', 'positive', 'pow', 'pow_', 'prelu', 'prod', 'put', 'put_', 'qr', 'rad2deg', 'rad2deg_', 'random_', 'ravel', 'reciprocal', 'reciprocal_', 'record_stream', 'relu', 'relu_', 'remainder', 'remainder_', 'renorm', 'renorm_', 'repeat', 'repeat_interleave', 'reshape', 'reshape_as', 'resize_', 'resize_as_', 'resolve_conj', 'resolve_neg', 'roll', 'rot90', 'round', 'round_', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'scatter_add', 'scatter_add_', 'scatter_reduce', 'scatter_reduce_', 'select', 'select_scatter', 'sgn', 'sgn_', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'slice_scatter', 'slogdet', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'sum_to_size', 'svd', 'swapaxes', 'swapdims', 't', 't_', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tile', 'topk', 'trace', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'trunc', 'trunc_', 'unbind', 'unflatten', 'unfold', 'uniform_', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'unsqueeze_', 'var', 'vdot', 'view', 'view_as', 'vsplit', 'where', 'xlogy', 'xlogy_', 'zero_']
+__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', '_conj', '_neg_view', 'abs', 'abs_', 'absolute', 'absolute_', 'acos', 'acos_', 'acosh', 'acosh_', 'add', 'add_', 'addbmm', 'addbmm_', 'addcdiv', 'addcdiv_', 'addcmul', 'addcmul_', 'addmm', 'addmm_', 'addmv', 'addmv_', 'addr', 'addr_', 'adjoint', 'alias', 'all', 'allclose', 'amax', 'amin', 'aminmax', 'angle', 'any', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan2_', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'as_strided_scatter', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan2_', 'atan_', 'atanh', 'atanh_', 'baddbmm', 'baddbmm_', 'bernoulli', 'bernoulli_', 'bincount', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'broadcast_to', 'ceil', 'ceil_', 'cholesky', 'cholesky_inverse', 'cholesky_solve', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'contiguous', 'copysign', 'copysign_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cross', 'cummax', 'cummin', 'cumprod', 'cumprod_', 'cumsum', 'cumsum_', 'deg2rad', 'deg2rad_', 'det', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_scatter', 'diff', 'digamma', 'digamma_', 'dist', 'div', 'div_', 'divide', 'divide_', 'dot', 'dsplit', 'eq', 'eq_', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'erfinv_', 'exp', 'exp2', 'exp2_', 'exp_', 'expand', 'expand_as', 'expm1', 'expm1_', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'fliplr', 'flipud', 'float_power', 'float_power_', 'floor', 'floor_', 'floor_divide', 'floor_divide_', 'fmax', 'fmin', 'fmod', 'fmod_', 'frac', 'frac_', 'frexp', 'gather', 'gcd', 'gcd_', 'ge', 'ge_', 'geqrf', 'gt', 'gt_', 'hardshrink', 'hardshrink_backward', 'heaviside', 'heaviside_', 'histc', 'hsplit', 'hypot', 'hypot_', 'i0', 'i0_', 'igamma', 'igamma_', 'igammac', 'igammac_', 'index_add', 'index_add_', 'index_copy', 'index_copy_', 'index_fill', 'index_fill_', 'index_put', 'index_put_', 'index_select', 'inner', 'inverse', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'item', 'kron', 'kthvalue', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'le_', 'lerp', 'lerp_', 'lgamma', 'lgamma_', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logcumsumexp', 'logdet', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logit', 'logit_', 'logsumexp', 'lt', 'lt_', 'lu_solve', 'mH', 'mT', 'masked_fill', 'masked_fill_', 'masked_scatter', 'masked_scatter_', 'masked_select', 'matmul', 'matrix_H', 'matrix_exp', 'matrix_power', 'max', 'maximum', 'mean', 'median', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'mul_', 'multiply', 'multiply_', 'mv', 'mvlgamma', 'mvlgamma_', 'nan_to_num', 'nan_to_num_', 'nanmean', 'nanmedian', 'nansum', 'narrow', 'narrow_copy', 'ne', 'ne_', 'neg', 'neg_', 'negative', 'negative_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'nextafter', 'nextafter_', 'nonzero', 'nonzero_numpy', 'nonzero_static', 'normal_', 'numpy_T', 'orgqr', 'ormqr', 'outer', 'permute', 'pinverse', 'polygamma', 'polygamma_', 'positive', 'pow', 'pow_', 'prelu', 'prod', 'put', 'put_', 'qr', 'rad2deg', 'rad2deg_', 'random_', 'ravel', 'reciprocal', 'reciprocal_', 'record_stream', 'relu', 'relu_', 'remainder', 'remainder_', 'renorm', 'renorm_', 'repeat', 'repeat_interleave', 'reshape', 'reshape_as', 'resize_', 'resize_as_', 'resolve_conj', 'resolve_neg', 'roll', 'rot90', 'round', 'round_', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'scatter_add', 'scatter_add_', 'scatter_reduce', 'scatter_reduce_', 'select', 'select_scatter', 'sgn', 'sgn_', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'slice_scatter', 'slogdet', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'sum_to_size', 'svd', 'swapaxes', 'swapdims', 't', 't_', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tile', 'topk', 'trace', 'transpose', 'transpose_', 'triangular_solve', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'trunc', 'trunc_', 'unbind', 'unflatten', 'unfold', 'uniform_', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'unsqueeze_', 'var', 'vdot', 'view', 'view_as', 'vsplit', 'where', 'xlogy', 'xlogy_', 'zero_']

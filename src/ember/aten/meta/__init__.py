@@ -14,7 +14,9 @@ from .index_ops import *  # noqa: F403
 from .isin import *  # noqa: F403
 from .joining import *  # noqa: F403
 from .linalg import *  # noqa: F403
+from .linalg_cross import *  # noqa: F403
 from .linalg_decomp import *  # noqa: F403
+from .linalg_lu import *  # noqa: F403
 from .loss import *  # noqa: F403
 from .out_wrapper import *  # noqa: F403
 from .pointwise import *  # noqa: F403

@@ -246,6 +246,11 @@ _MESSAGES = (
             "or has too many repeated singular values (error code: {info})."),
     ("eig", "The algorithm failed to converge because the input matrix is ill-conditioned "
             "or has too many repeated eigenvalues (error code: {info})."),
+    ("lstsq", "The least squares solution could not be computed because the input matrix "
+              "does not have full rank (error code: {info})."),
+    ("lu_factor", "U[{info},{info}] is zero and using it on lu_solve would result in a "
+                  "division by zero. If you still want to perform the factorization, consider "
+                  "calling linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)"),
 )  # fmt: skip
 
 
@@ -265,5 +270,6 @@ def check_errors_info(codes: np.ndarray, api_name: str, is_matrix: bool) -> None
         )
     for key, text in _MESSAGES:
         if key in api_name:
-            raise _LinAlgError(f"{api_name}{where}: " + text.format(info=info))
+            error = RuntimeError if key == "lu_factor" else _LinAlgError  # TORCH_CHECK there
+            raise error(f"{api_name}{where}: " + text.format(info=info))
     raise RuntimeError(f"{api_name}: Unknown error code: {info}.")

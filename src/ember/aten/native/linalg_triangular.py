@@ -3,13 +3,13 @@
 Layer: aten/native. In: the schema's arguments (and `out`). Out: X, batched column-major as
 PyTorch writes it. Mirrors linalg_solve_triangular_out of ATen/native/BatchLinearAlgebra.cpp
 (checkInputsSolver's checks, the batch dims broadcast, a right solve as the transposed left
-one) on LAPACK's trtrs through SciPy, per matrix of the batch.
+one) on BLAS trsm through SciPy, per matrix of the batch, as PyTorch's triangular_solve_stub.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from scipy.linalg import lapack
+from scipy.linalg import blas
 
 from ember._c10 import dtypes
 from ember._c10.layout import strided
@@ -60,11 +60,14 @@ def _solve(A, B, upper, left, unitriangular) -> np.ndarray:  # noqa: N803
         a, b, upper = np.swapaxes(a, -1, -2), np.swapaxes(b, -1, -2), not upper
     x = np.empty(b.shape, dtype=a.dtype)
     if x.size:
-        trtrs = lapack.get_lapack_funcs(("trtrs",), (a,))[0]
+        # BLAS trsm, as PyTorch's triangular_solve_stub: a zero on the diagonal gives inf / nan
+        # (LAPACK's trtrs would stop at it and leave B unsolved)
+        trsm = blas.get_blas_funcs(("trsm",), (a,))[0]
         diag = 1 if unitriangular else 0
         with np.errstate(all="ignore"):
             for index in np.ndindex(*batch):
-                x[index], _ = trtrs(a[index], b[index], lower=0 if upper else 1, unitdiag=diag)
+                x[index] = trsm(1.0, a[index], b[index], side=0, lower=0 if upper else 1,
+                                diag=diag)  # fmt: skip
     return np.swapaxes(x, -1, -2) if not left else x
 
 

@@ -21619,6 +21619,566 @@ def renorm_(ks, self, p, dim, maxnorm):
     return result
 
 
+_linalg_lu_factor_ex = handle("linalg_lu_factor_ex")
+
+
+def linalg_lu_factor_ex(ks, A, pivot, check_errors):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (A._requires_grad)
+    if requires:
+        node = nodes.LinalgLuFactorExBackward0()
+        node._next_edges = (gradient_edge(A),)
+        node._saved_pivot = pivot
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _linalg_lu_factor_ex.redispatch(ks & AFTER_AUTOGRAD, A, pivot, check_errors)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+        node._raw_saved_LU = SavedVariable(result[0], True)
+        node._raw_saved_pivots = SavedVariable(result[1], True)
+    return result
+
+
+_linalg_lu_factor_ex_out = handle("linalg_lu_factor_ex.out")
+
+
+def linalg_lu_factor_ex_out(ks, A, pivot, check_errors, LU, pivots, info):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (A._requires_grad or LU._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="linalg_lu_factor_ex"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _linalg_lu_factor_ex_out.redispatch(ks & AFTER_AUTOGRAD, A, pivot, check_errors, LU, pivots, info)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_linalg_lu = handle("linalg_lu")
+
+
+def linalg_lu(ks, A, pivot):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (A._requires_grad)
+    if requires:
+        node = nodes.LinalgLuBackward0()
+        node._next_edges = (gradient_edge(A),)
+        node._saved_pivot = pivot
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _linalg_lu.redispatch(ks & AFTER_AUTOGRAD, A, pivot)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[1], result[2],), node)
+        node._raw_saved_L = SavedVariable(result[1], True)
+        node._raw_saved_P = SavedVariable(result[0], True)
+        node._raw_saved_U = SavedVariable(result[2], True)
+    return result
+
+
+_linalg_lu_out = handle("linalg_lu.out")
+
+
+def linalg_lu_out(ks, A, pivot, P, L, U):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (A._requires_grad or L._requires_grad or U._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="linalg_lu"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _linalg_lu_out.redispatch(ks & AFTER_AUTOGRAD, A, pivot, P, L, U)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_linalg_lu_solve = handle("linalg_lu_solve")
+
+
+def linalg_lu_solve(ks, LU, pivots, B, left, adjoint):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (pivots._requires_grad):
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(fn="linalg_lu_solve", arg="pivots"))
+    requires = ts.grad_mode and (LU._requires_grad or B._requires_grad)
+    if requires:
+        node = nodes.LinalgLuSolveBackward0()
+        node._next_edges = (gradient_edge(LU), gradient_edge(B))
+        node._raw_saved_LU = SavedVariable(LU)
+        node._saved_adjoint = adjoint
+        node._saved_left = left
+        node._raw_saved_pivots = SavedVariable(pivots)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _linalg_lu_solve.redispatch(ks & AFTER_AUTOGRAD, LU, pivots, B, left, adjoint)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        if node.should_compute_output(0):
+            node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_linalg_lu_solve_out = handle("linalg_lu_solve.out")
+
+
+def linalg_lu_solve_out(ks, LU, pivots, B, left, adjoint, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (LU._requires_grad or pivots._requires_grad or B._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="linalg_lu_solve"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _linalg_lu_solve_out.redispatch(ks & AFTER_AUTOGRAD, LU, pivots, B, left, adjoint, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_lu_unpack = handle("lu_unpack")
+
+
+def lu_unpack(ks, LU_data, LU_pivots, unpack_data, unpack_pivots):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (LU_data._requires_grad)
+    if requires:
+        node = nodes.LuUnpackBackward0()
+        node._next_edges = (gradient_edge(LU_data),)
+        node._saved_LU_data_sizes = LU_data._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _lu_unpack.redispatch(ks & AFTER_AUTOGRAD, LU_data, LU_pivots, unpack_data, unpack_pivots)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[1], result[2],), node)
+    return result
+
+
+_lu_unpack_out = handle("lu_unpack.out")
+
+
+def lu_unpack_out(ks, LU_data, LU_pivots, unpack_data, unpack_pivots, P, L, U):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (LU_data._requires_grad or L._requires_grad or U._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="lu_unpack"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _lu_unpack_out.redispatch(ks & AFTER_AUTOGRAD, LU_data, LU_pivots, unpack_data, unpack_pivots, P, L, U)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_cholesky_out = handle("cholesky.out")
+
+
+def cholesky_out(ks, self, upper, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="cholesky"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _cholesky_out.redispatch(ks & AFTER_AUTOGRAD, self, upper, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_cholesky = handle("cholesky")
+
+
+def cholesky(ks, self, upper):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.CholeskyBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_upper = upper
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _cholesky.redispatch(ks & AFTER_AUTOGRAD, self, upper)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_cholesky_solve_out = handle("cholesky_solve.out")
+
+
+def cholesky_solve_out(ks, self, input2, upper, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or input2._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="cholesky_solve"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _cholesky_solve_out.redispatch(ks & AFTER_AUTOGRAD, self, input2, upper, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_cholesky_solve = handle("cholesky_solve")
+
+
+def cholesky_solve(ks, self, input2, upper):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or input2._requires_grad)
+    if requires:
+        node = nodes.CholeskySolveBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(input2))
+        node._raw_saved_input2 = SavedVariable(input2)
+        node._raw_saved_self = SavedVariable(self)
+        node._saved_upper = upper
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _cholesky_solve.redispatch(ks & AFTER_AUTOGRAD, self, input2, upper)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+__cholesky_solve_helper = handle("_cholesky_solve_helper")
+
+
+def _cholesky_solve_helper(ks, self, A, upper):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or A._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::_cholesky_solve_helper")
+        node._next_edges = requiring_edges(self, A)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __cholesky_solve_helper.redispatch(ks & AFTER_AUTOGRAD, self, A, upper)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_cholesky_inverse = handle("cholesky_inverse")
+
+
+def cholesky_inverse(ks, self, upper):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.CholeskyInverseBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+        node._saved_upper = upper
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _cholesky_inverse.redispatch(ks & AFTER_AUTOGRAD, self, upper)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_cholesky_inverse_out = handle("cholesky_inverse.out")
+
+
+def cholesky_inverse_out(ks, self, upper, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="cholesky_inverse"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _cholesky_inverse_out.redispatch(ks & AFTER_AUTOGRAD, self, upper, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_triangular_solve_X = handle("triangular_solve.X")
+
+
+def triangular_solve_X(ks, self, A, upper, transpose, unitriangular, X, M):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or A._requires_grad or X._requires_grad or M._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="triangular_solve"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _triangular_solve_X.redispatch(ks & AFTER_AUTOGRAD, self, A, upper, transpose, unitriangular, X, M)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_triangular_solve = handle("triangular_solve")
+
+
+def triangular_solve(ks, self, A, upper, transpose, unitriangular):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or A._requires_grad)
+    if requires:
+        node = nodes.TriangularSolveBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(A))
+        node._raw_saved_A = SavedVariable(A)
+        node._raw_saved_self = SavedVariable(self)
+        node._saved_transpose = transpose
+        node._saved_unitriangular = unitriangular
+        node._saved_upper = upper
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _triangular_solve.redispatch(ks & AFTER_AUTOGRAD, self, A, upper, transpose, unitriangular)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0], result[1],), node)
+        node._raw_saved_solution = SavedVariable(result[0], True)
+    return result
+
+
+_linalg_pinv_atol_rtol_tensor = handle("linalg_pinv.atol_rtol_tensor")
+
+
+def linalg_pinv_atol_rtol_tensor(ks, self, atol, rtol, hermitian):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and ((atol is not None and atol._requires_grad)):
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(fn="linalg_pinv", arg="atol"))
+    if ts.grad_mode and ((rtol is not None and rtol._requires_grad)):
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(fn="linalg_pinv", arg="rtol"))
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.LinalgPinvBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _linalg_pinv_atol_rtol_tensor.redispatch(ks & AFTER_AUTOGRAD, self, atol, rtol, hermitian)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_linalg_pinv_atol_rtol_tensor_out = handle("linalg_pinv.atol_rtol_tensor_out")
+
+
+def linalg_pinv_atol_rtol_tensor_out(ks, self, atol, rtol, hermitian, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or (atol is not None and atol._requires_grad) or (rtol is not None and rtol._requires_grad) or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="linalg_pinv"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _linalg_pinv_atol_rtol_tensor_out.redispatch(ks & AFTER_AUTOGRAD, self, atol, rtol, hermitian, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_linalg_cross = handle("linalg_cross")
+
+
+def linalg_cross(ks, self, other, dim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        node = nodes.LinalgCrossBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        node._saved_dim = dim
+        if node.should_compute_output(0):
+            node._raw_saved_other = SavedVariable(other)
+        if node.should_compute_output(1):
+            node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _linalg_cross.redispatch(ks & AFTER_AUTOGRAD, self, other, dim)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_linalg_cross_out = handle("linalg_cross.out")
+
+
+def linalg_cross_out(ks, self, other, dim, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="linalg_cross"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _linalg_cross_out.redispatch(ks & AFTER_AUTOGRAD, self, other, dim, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_linalg_matrix_exp = handle("linalg_matrix_exp")
+
+
+def linalg_matrix_exp(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.LinalgMatrixExpBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _linalg_matrix_exp.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_geqrf_a = handle("geqrf.a")
+
+
+def geqrf_a(ks, self, a, tau):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or a._requires_grad or tau._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="geqrf"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _geqrf_a.redispatch(ks & AFTER_AUTOGRAD, self, a, tau)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_geqrf = handle("geqrf")
+
+
+def geqrf(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.GeqrfBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _geqrf.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0], result[1],), node)
+    return result
+
+
+_ormqr_out = handle("ormqr.out")
+
+
+def ormqr_out(ks, self, input2, input3, left, transpose, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or input2._requires_grad or input3._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="ormqr"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _ormqr_out.redispatch(ks & AFTER_AUTOGRAD, self, input2, input3, left, transpose, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_ormqr = handle("ormqr")
+
+
+def ormqr(ks, self, input2, input3, left, transpose):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or input2._requires_grad or input3._requires_grad)
+    if requires:
+        node = nodes.OrmqrBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(input2), gradient_edge(input3))
+        node._raw_saved_input2 = SavedVariable(input2)
+        node._raw_saved_input3 = SavedVariable(input3)
+        node._saved_left = left
+        node._raw_saved_self = SavedVariable(self)
+        node._saved_transpose = transpose
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _ormqr.redispatch(ks & AFTER_AUTOGRAD, self, input2, input3, left, transpose)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_linalg_householder_product = handle("linalg_householder_product")
+
+
+def linalg_householder_product(ks, input, tau):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (input._requires_grad or tau._requires_grad)
+    if requires:
+        node = nodes.LinalgHouseholderProductBackward0()
+        node._next_edges = (gradient_edge(input), gradient_edge(tau))
+        node._raw_saved_input = SavedVariable(input)
+        node._raw_saved_tau = SavedVariable(tau)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _linalg_householder_product.redispatch(ks & AFTER_AUTOGRAD, input, tau)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_linalg_householder_product_out = handle("linalg_householder_product.out")
+
+
+def linalg_householder_product_out(ks, input, tau, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (input._requires_grad or tau._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="linalg_householder_product"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _linalg_householder_product_out.redispatch(ks & AFTER_AUTOGRAD, input, tau, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -22723,3 +23283,31 @@ impl("logspace.Scalar_Tensor_out", "Autograd", logspace_Scalar_Tensor_out, keyse
 impl("renorm.out", "Autograd", renorm_out, keyset_arg="raw")
 impl("renorm", "Autograd", renorm, keyset_arg="raw")
 impl("renorm_", "Autograd", renorm_, keyset_arg="raw")
+impl("linalg_lu_factor_ex", "Autograd", linalg_lu_factor_ex, keyset_arg="raw")
+impl("linalg_lu_factor_ex.out", "Autograd", linalg_lu_factor_ex_out, keyset_arg="raw")
+impl("linalg_lu", "Autograd", linalg_lu, keyset_arg="raw")
+impl("linalg_lu.out", "Autograd", linalg_lu_out, keyset_arg="raw")
+impl("linalg_lu_solve", "Autograd", linalg_lu_solve, keyset_arg="raw")
+impl("linalg_lu_solve.out", "Autograd", linalg_lu_solve_out, keyset_arg="raw")
+impl("lu_unpack", "Autograd", lu_unpack, keyset_arg="raw")
+impl("lu_unpack.out", "Autograd", lu_unpack_out, keyset_arg="raw")
+impl("cholesky.out", "Autograd", cholesky_out, keyset_arg="raw")
+impl("cholesky", "Autograd", cholesky, keyset_arg="raw")
+impl("cholesky_solve.out", "Autograd", cholesky_solve_out, keyset_arg="raw")
+impl("cholesky_solve", "Autograd", cholesky_solve, keyset_arg="raw")
+impl("_cholesky_solve_helper", "Autograd", _cholesky_solve_helper, keyset_arg="raw")
+impl("cholesky_inverse", "Autograd", cholesky_inverse, keyset_arg="raw")
+impl("cholesky_inverse.out", "Autograd", cholesky_inverse_out, keyset_arg="raw")
+impl("triangular_solve.X", "Autograd", triangular_solve_X, keyset_arg="raw")
+impl("triangular_solve", "Autograd", triangular_solve, keyset_arg="raw")
+impl("linalg_pinv.atol_rtol_tensor", "Autograd", linalg_pinv_atol_rtol_tensor, keyset_arg="raw")
+impl("linalg_pinv.atol_rtol_tensor_out", "Autograd", linalg_pinv_atol_rtol_tensor_out, keyset_arg="raw")
+impl("linalg_cross", "Autograd", linalg_cross, keyset_arg="raw")
+impl("linalg_cross.out", "Autograd", linalg_cross_out, keyset_arg="raw")
+impl("linalg_matrix_exp", "Autograd", linalg_matrix_exp, keyset_arg="raw")
+impl("geqrf.a", "Autograd", geqrf_a, keyset_arg="raw")
+impl("geqrf", "Autograd", geqrf, keyset_arg="raw")
+impl("ormqr.out", "Autograd", ormqr_out, keyset_arg="raw")
+impl("ormqr", "Autograd", ormqr, keyset_arg="raw")
+impl("linalg_householder_product", "Autograd", linalg_householder_product, keyset_arg="raw")
+impl("linalg_householder_product.out", "Autograd", linalg_householder_product_out, keyset_arg="raw")

@@ -26,6 +26,8 @@ from ember.autograd.formulas import (
     block_diag_backward,
     cat_tensors_backward,
     cholesky_backward,
+    cholesky_inverse_backward,
+    cholesky_solve_backward,
     clamp_backward,
     clamp_backward_max,
     clamp_backward_min,
@@ -63,6 +65,7 @@ from ember.autograd.formulas import (
     hardswish_backward,
     hardswish_double_backward,
     hardtanh_backward,
+    householder_product_backward,
     huber_loss_backward,
     huber_loss_double_backward,
     huber_loss_double_backward_grad_output,
@@ -84,6 +87,9 @@ from ember.autograd.formulas import (
     linalg_inv_backward,
     linalg_lstsq_backward_b,
     linalg_lstsq_backward_self,
+    linalg_lu_backward,
+    linalg_lu_solve_LU,
+    linalg_matrix_exp_differential,
     linalg_qr_backward,
     linalg_solve_backward_A,
     linalg_solve_backward_B,
@@ -97,6 +103,8 @@ from ember.autograd.formulas import (
     logcumsumexp_backward,
     logit_backward,
     logsumexp_backward,
+    lu_factor_ex_backward,
+    lu_unpack_backward,
     masked_fill_backward,
     masked_select_backward,
     max_pool_double_backward,
@@ -120,7 +128,9 @@ from ember.autograd.formulas import (
     nll_loss_backward,
     norm_backward,
     not_implemented,
+    ormqr_backward,
     permute_backwards,
+    pinv_backward,
     polar_backward,
     pow_backward,
     pow_backward_exponent,
@@ -175,6 +185,7 @@ from ember.autograd.formulas import (
     threshold_backward,
     to_copy_backward,
     trace_backward,
+    triangular_solve_backward,
     trilinear_backward,
     unbind_backward,
     undefined,
@@ -9673,3 +9684,342 @@ class RenormBackward0(GeneratedNode):
         else:
             grad_0 = None
         return [grad_0]
+
+
+class LinalgLuFactorExBackward0(GeneratedNode):
+    """Backward of aten::linalg_lu_factor_ex."""
+
+    _saved_variables = ('_raw_saved_LU', '_raw_saved_pivots')
+    _saved_pivot = None
+    _raw_saved_LU = None
+    _saved_LU = SavedTensor('_raw_saved_LU')
+    _raw_saved_pivots = None
+    _saved_pivots = SavedTensor('_raw_saved_pivots')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        pivot = node._saved_pivot
+        LU = _unpack(node._raw_saved_LU, node)
+        pivots = _unpack(node._raw_saved_pivots, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = lu_factor_ex_backward(grad, LU, pivots, pivot)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class LinalgLuBackward0(GeneratedNode):
+    """Backward of aten::linalg_lu."""
+
+    _saved_variables = ('_raw_saved_L', '_raw_saved_P', '_raw_saved_U')
+    _saved_pivot = None
+    _raw_saved_L = None
+    _saved_L = SavedTensor('_raw_saved_L')
+    _raw_saved_P = None
+    _saved_P = SavedTensor('_raw_saved_P')
+    _raw_saved_U = None
+    _saved_U = SavedTensor('_raw_saved_U')
+
+    def apply(node, grads):
+        pivot = node._saved_pivot
+        L = _unpack(node._raw_saved_L, node)
+        P = _unpack(node._raw_saved_P, node)
+        U = _unpack(node._raw_saved_U, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = linalg_lu_backward(grads[0], grads[1], P, L, U, pivot)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class LinalgLuSolveBackward0(GeneratedNode):
+    """Backward of aten::linalg_lu_solve."""
+
+    _saved_variables = ('_raw_saved_LU', '_raw_saved_pivots', '_raw_saved_result')
+    _raw_saved_LU = None
+    _saved_LU = SavedTensor('_raw_saved_LU')
+    _saved_adjoint = None
+    _saved_left = None
+    _raw_saved_pivots = None
+    _saved_pivots = SavedTensor('_raw_saved_pivots')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        LU = _unpack(node._raw_saved_LU, node)
+        adjoint = node._saved_adjoint
+        left = node._saved_left
+        pivots = _unpack(node._raw_saved_pivots, node)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = at.linalg_lu_solve(LU, pivots, grad, left, not adjoint) if grad is not None else None
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = linalg_lu_solve_LU(grad, LU, pivots, result, left, adjoint)
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
+
+
+class LuUnpackBackward0(GeneratedNode):
+    """Backward of aten::lu_unpack."""
+
+    _saved_variables = ()
+    _saved_LU_data_sizes = None
+
+    def apply(node, grads):
+        LU_data_sizes = node._saved_LU_data_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = lu_unpack_backward(grads[0], grads[1], LU_data_sizes[-2], LU_data_sizes[-1])
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class CholeskyBackward0(GeneratedNode):
+    """Backward of aten::cholesky."""
+
+    _saved_variables = ('_raw_saved_result',)
+    _saved_upper = None
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        upper = node._saved_upper
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = cholesky_backward(grad, upper, result)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class CholeskySolveBackward0(GeneratedNode):
+    """Backward of aten::cholesky_solve."""
+
+    _saved_variables = ('_raw_saved_input2', '_raw_saved_self', '_raw_saved_result')
+    _raw_saved_input2 = None
+    _saved_input2 = SavedTensor('_raw_saved_input2')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _saved_upper = None
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        input2 = _unpack(node._raw_saved_input2, node)
+        self = _unpack(node._raw_saved_self, node)
+        upper = node._saved_upper
+        result = _unpack(node._raw_saved_result, node)
+        grad_input_mask = [node._next_edges[0][0] is not None, node._next_edges[1][0] is not None]
+        if any(grad_input_mask):
+            grad_0, grad_1, = cholesky_solve_backward(grad, self, input2, result, upper, grad_input_mask)
+        else:
+            grad_0 = grad_1 = None
+        return [grad_0, grad_1]
+
+
+class CholeskyInverseBackward0(GeneratedNode):
+    """Backward of aten::cholesky_inverse."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _saved_upper = None
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        upper = node._saved_upper
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = cholesky_inverse_backward(grad, self, upper, result)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class TriangularSolveBackward0(GeneratedNode):
+    """Backward of aten::triangular_solve."""
+
+    _saved_variables = ('_raw_saved_A', '_raw_saved_self', '_raw_saved_solution')
+    _raw_saved_A = None
+    _saved_A = SavedTensor('_raw_saved_A')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _saved_transpose = None
+    _saved_unitriangular = None
+    _saved_upper = None
+    _raw_saved_solution = None
+    _saved_solution = SavedTensor('_raw_saved_solution')
+
+    def apply(node, grads):
+        A = _unpack(node._raw_saved_A, node)
+        self = _unpack(node._raw_saved_self, node)
+        transpose = node._saved_transpose
+        unitriangular = node._saved_unitriangular
+        upper = node._saved_upper
+        solution = _unpack(node._raw_saved_solution, node)
+        grad_input_mask = [node._next_edges[0][0] is not None, node._next_edges[1][0] is not None]
+        if any(grad_input_mask):
+            grad_0, grad_1, = triangular_solve_backward(grads[0], grads[1], self, A, solution, upper, transpose, unitriangular, grad_input_mask)
+        else:
+            grad_0 = grad_1 = None
+        return [grad_0, grad_1]
+
+
+class LinalgPinvBackward0(GeneratedNode):
+    """Backward of aten::linalg_pinv.atol_rtol_tensor."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = pinv_backward(grad, result, self)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class LinalgCrossBackward0(GeneratedNode):
+    """Backward of aten::linalg_cross."""
+
+    _saved_variables = ('_raw_saved_other', '_raw_saved_self')
+    _saved_dim = None
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        other = _unpack(node._raw_saved_other, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = at.linalg_cross(grad, self.conj_physical(), dim)
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.linalg_cross(other.conj_physical(), grad, dim)
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
+
+
+class LinalgMatrixExpBackward0(GeneratedNode):
+    """Backward of aten::linalg_matrix_exp."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = linalg_matrix_exp_differential(self, grad, True)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class GeqrfBackward0(GeneratedNode):
+    """Backward of aten::geqrf."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        if node._next_edges[0][0] is not None:
+            grad_0 = not_implemented("geqrf")
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class OrmqrBackward0(GeneratedNode):
+    """Backward of aten::ormqr."""
+
+    _saved_variables = ('_raw_saved_input2', '_raw_saved_input3', '_raw_saved_self', '_raw_saved_result')
+    _raw_saved_input2 = None
+    _saved_input2 = SavedTensor('_raw_saved_input2')
+    _raw_saved_input3 = None
+    _saved_input3 = SavedTensor('_raw_saved_input3')
+    _saved_left = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _saved_transpose = None
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        input2 = _unpack(node._raw_saved_input2, node)
+        input3 = _unpack(node._raw_saved_input3, node)
+        left = node._saved_left
+        self = _unpack(node._raw_saved_self, node)
+        transpose = node._saved_transpose
+        result = _unpack(node._raw_saved_result, node)
+        grad_input_mask = [node._next_edges[0][0] is not None, node._next_edges[1][0] is not None, node._next_edges[2][0] is not None]
+        if any(grad_input_mask):
+            grad_0, grad_1, grad_2, = ormqr_backward(grad, result, self, input2, input3, left, transpose, grad_input_mask)
+        else:
+            grad_0 = grad_1 = grad_2 = None
+        return [grad_0, grad_1, grad_2]
+
+
+class LinalgHouseholderProductBackward0(GeneratedNode):
+    """Backward of aten::linalg_householder_product."""
+
+    _saved_variables = ('_raw_saved_input', '_raw_saved_tau', '_raw_saved_result')
+    _raw_saved_input = None
+    _saved_input = SavedTensor('_raw_saved_input')
+    _raw_saved_tau = None
+    _saved_tau = SavedTensor('_raw_saved_tau')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        input = _unpack(node._raw_saved_input, node)
+        tau = _unpack(node._raw_saved_tau, node)
+        result = _unpack(node._raw_saved_result, node)
+        grad_input_mask = [node._next_edges[0][0] is not None, node._next_edges[1][0] is not None]
+        if any(grad_input_mask):
+            grad_0, grad_1, = householder_product_backward(grad, result, input, tau)
+        else:
+            grad_0 = grad_1 = None
+        return [grad_0, grad_1]

@@ -20,9 +20,12 @@ number never lifts a floating tensor's dtype, nor an int one's when it is an
 int or a bool); and NumPy computes in exactly that dtype once the number is
 cast to it (as c10 casts the Scalar). The fast path checks those conditions
 in a handful of attribute reads and calls the NumPy ufunc directly; anything
-else (other dtypes, other broadcasts, strides, meta tensors, alpha != 1, a
-rounding mode, the number or the smaller tensor on the left) takes the
-general path, so errors and corner cases stay where they are written. mm of
+else (other dtypes, other broadcasts, strides, meta tensors, a rounding mode,
+the number or the smaller tensor on the left) takes the general path, so
+errors and corner cases stay where they are written. add / sub with an alpha
+other than 1 take it only for two float32 or float64 tensors of one contiguous
+layout and an int or float alpha the dtype holds: the kernel's FMA straight
+from their arrays (`_fused`). mm of
 two float32 or float64 matrices that fit is np.matmul straight into a fresh
 contiguous result, and sum over distinct, in-range dims (or all of them) of a
 contiguous float32 or float64 tensor of at least one dim, with no dtype, is

@@ -41,8 +41,17 @@ def test_contiguous_view_strides_are_the_walks(data, oldshape):
         oldshape, strides, newshape
     )
     assert compute_stride(oldshape, list(strides), newshape) == contiguous_strides(newshape)
+    assert compute_stride(list(oldshape), strides, list(newshape)) == contiguous_strides(newshape)
     expected = torch.empty(oldshape).view(newshape).stride()
     assert ember.empty(oldshape).view(newshape).stride() == expected
+
+
+def test_stack_out_checks_its_out_with_list_sizes():
+    # cat / stack out= ask compute_stride about a list of sizes
+    out = ember.empty(2, 2, 3)
+    with ember.no_grad():
+        ember.stack([ember.ones(2, 3), ember.ones(2, 3)], out=out)
+    assert out.tolist() == torch.stack([torch.ones(2, 3)] * 2).tolist()
 
 
 def test_other_layouts_still_walk():

@@ -103,8 +103,9 @@ def compute_stride(oldshape, oldstride, newshape):
     Dims of the old tensor are cut into chunks that are contiguous among
     themselves; each chunk must be covered exactly by consecutive new dims.
     """
+    oldshape = tuple(oldshape)  # (cat and stack pass lists)
     if oldshape and tuple(oldstride) == contiguous_strides(oldshape) and 0 not in oldshape:
-        return contiguous_strides(newshape)  # one chunk: what chunked_strides finds
+        return contiguous_strides(tuple(newshape))  # one chunk: what chunked_strides finds
     return chunked_strides(oldshape, oldstride, newshape)
 
 

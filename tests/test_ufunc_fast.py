@@ -73,7 +73,7 @@ def test_the_general_path_handles_everything_else():
     assert UF.add(a, ember.ones(2, 1), 1) is None  # broadcasting other than a bias
     assert UF.add(ember.ones(3), a, 1) is None  # the bias on the left
     assert UF.add(a, ember.ones(6)[::2], 1) is None  # a strided bias
-    assert UF.add(a, a, 2) is None  # alpha
+    assert UF.add(a, a, True) is None  # a bool alpha (other alphas: test_fused_add_fast_path)
     assert UF.add(a.t(), a.t(), 1) is None  # non-contiguous
     assert UF.add(a, ember.ones(2, 3, dtype=ember.float64), 1) is None  # promotion
     assert UF.mul(ember.ones(2, dtype=ember.float16), ember.ones(2, dtype=ember.float16)) is None

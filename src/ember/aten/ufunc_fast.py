@@ -20,9 +20,12 @@ number never lifts a floating tensor's dtype, nor an int one's when it is an
 int or a bool); and NumPy computes in exactly that dtype once the number is
 cast to it (as c10 casts the Scalar). The fast path checks those conditions
 in a handful of attribute reads and calls the NumPy ufunc directly; anything
-else (other dtypes, other broadcasts, strides, meta tensors, alpha != 1, a
-rounding mode, the number or the smaller tensor on the left) takes the
-general path, so errors and corner cases stay where they are written. mm of
+else (other dtypes, other broadcasts, strides, meta tensors, a rounding mode,
+the number or the smaller tensor on the left) takes the general path, so
+errors and corner cases stay where they are written. add / sub with an alpha
+other than 1 take it only for two float32 or float64 tensors of one contiguous
+layout and an int or float alpha the dtype holds: the kernel's FMA straight
+from their arrays (`_fused`). mm of
 two float32 or float64 matrices that fit is np.matmul straight into a fresh
 contiguous result, and sum over distinct, in-range dims (or all of them) of a
 contiguous float32 or float64 tensor of at least one dim, with no dtype, is
@@ -39,6 +42,7 @@ from ember._c10.tensor_impl import contiguous_strides
 from ember._tensor import Tensor
 from ember.aten.ufunc import SILENT_ERRORS as _SILENT
 from ember.aten.ufunc import error_state as _errors
+from ember.aten.ufunc_fma import fma
 
 # float32 and float64: the dtypes NumPy computes in natively (nn_fast uses them too)
 FLOATING = frozenset({dtypes.float32, dtypes.float64})
@@ -128,14 +132,56 @@ def _binary(ufunc, allowed, self, other, into, bool_ok=True):
 
 def add(self, other, alpha, into=None):
     if alpha.__class__ is not int or alpha != 1:
-        return None
+        return _fused(self, other, alpha, into)
     return _binary(np.add, _ARITHMETIC, self, other, into)
 
 
 def sub(self, other, alpha, into=None):
     if alpha.__class__ is not int or alpha != 1:
-        return None
+        return _fused(self, other, -alpha if alpha.__class__ is not bool else alpha, into)
     return _binary(np.subtract, _ARITHMETIC, self, other, into, bool_ok=False)  # sub_check
+
+
+# the largest alpha each floating dtype holds (alpha.to<scalar_t>() refuses a larger one)
+_ALPHA_LIMIT = {dtypes.float32: float(np.finfo(np.float32).max),
+                dtypes.float64: float(np.finfo(np.float64).max)}  # fmt: skip
+
+
+def _fused(self, other, alpha, into):
+    """add / sub with an alpha (See Note [Fused multiply-add in PyTorch's CPU kernels]): two
+    float32 or float64 tensors of one contiguous layout (not sharing storage when written in
+    place) and an int or float alpha the dtype holds compute fma(other, alpha, self), as
+    the general path does; anything else (bool, complex or out-of-range alpha, other
+    layouts, a number operand) goes there."""
+    dtype, sizes, strides = self.dtype, self._sizes, self._strides
+    limit = _ALPHA_LIMIT.get(dtype)
+    if (
+        limit is None
+        or (alpha.__class__ is not float and alpha.__class__ is not int)
+        or not -limit <= alpha <= limit
+        or other.dtype is not dtype
+        or other._sizes != sizes
+        or other._strides != strides
+        or self.device is not CPU
+        or other.device is not CPU
+        or self._is_wrapped_number
+        or other._is_wrapped_number
+        or (into is not None and other._storage is self._storage is not None)
+    ):
+        return None
+    fast = _FAST_STRIDES.get(sizes, False)
+    if strides != (_fast_strides(sizes) if fast is False else fast):
+        return None
+    compute = dtype.np_dtype
+    token = _errors.set(_SILENT)  # Note [Quiet floating point], inline
+    try:
+        values = fma(other.ndarray(), compute.type(alpha), self.ndarray(), compute)
+    finally:
+        _errors.reset(token)
+    if into is None:
+        return _wrap_fresh(values, dtype)
+    np.copyto(into.ndarray(), values)
+    return into
 
 
 def mul(self, other, into=None):

@@ -65,20 +65,41 @@ _HALFWAY = np.int64(1 << 28)
 _FLOAT32_TINY = np.finfo(np.float32).tiny
 
 
+def _same_float32_arrays(a, b, c) -> bool:
+    """a and c float32 arrays of one shape (at least one dim), b a float32 scalar."""
+    return (
+        a.__class__ is np.ndarray
+        and c.__class__ is np.ndarray
+        and a.dtype == _FLOAT32
+        and c.dtype == _FLOAT32
+        and b.__class__ is np.float32
+        and a.shape == c.shape
+        and a.ndim > 0
+    )
+
+
 def _fma32(a, b, c):
     """float32: a * b is exact in float64, so only the sum rounds before the cast to float32;
     that double rounding is wrong only where the float64 sum is inexact and lands halfway
     between two float32s (or in float32's subnormal range): there the sum is rounded to odd."""
-    a, b, c = (np.asarray(x).astype(np.float64) for x in (a, b, c))
-    total = a * b
-    total += c
+    if _same_float32_arrays(a, b, c):  # the commonest call (add's alpha): fewer passes
+        total = a.astype(np.float64)
+        total *= b  # exact, as below
+        total += c
+    else:
+        a, b, c = (np.asarray(x).astype(np.float64) for x in (a, b, c))
+        total = a * b
+        total += c
     low_bits = np.bitwise_and(total.view(np.int64), _HALFWAY_MASK)
     result = total.astype(np.float32)
-    suspect = (low_bits == _HALFWAY).any()
+    suspect = np.count_nonzero(low_bits == _HALFWAY)  # (count_nonzero: no Python frame)
     if not suspect and result.size:
         magnitude = np.abs(result)
-        suspect = bool(((magnitude < _FLOAT32_TINY) & (magnitude != 0)).any())
+        small = magnitude < _FLOAT32_TINY
+        if np.count_nonzero(small):  # zeros are small too: look closer
+            suspect = np.count_nonzero(small & (magnitude != 0))
     if suspect:
+        a, b, c = (np.asarray(x).astype(np.float64) for x in (a, b, c))
         exact = _sum_rounded_to_odd(a * b, np.broadcast_to(c, total.shape))
         result = np.where(np.isfinite(exact), exact, total).astype(np.float32)
     return result
@@ -92,9 +113,10 @@ def fma(a, b, c, dtype):
     high, low = _two_product(a, b)
     total_high, total_low = _two_sum(c, high)
     result = total_high + _sum_rounded_to_odd(total_low, low)
-    # infinities and NaNs (and the rare split overflow) break the error terms: the plain
-    # result is the FMA's there
-    finite = np.isfinite(result)
-    if not finite.all():
-        result = np.where(finite, result, a * b + c)
+    # infinities and NaNs (and the rare split overflow) break the error terms, and a zero
+    # result loses its sign there (-0.0 * 0.0 + -0.0 is -0.0): the plain result is the
+    # FMA's in both cases (a sum that cancels exactly has no rounding error)
+    plain = np.isfinite(result) & (result != 0)
+    if not plain.all():
+        result = np.where(plain, result, a * b + c)
     return result

@@ -164,6 +164,10 @@ def addmm_out(meta, self, mat1, mat2, beta, alpha, out) -> None:
         addend = _operand(self)
         if beta != 1:
             addend = addend * beta
+        target = out.ndarray()
+        if not out._key_bits & MATH_BITS and target.dtype == product.dtype == addend.dtype:
+            np.add(product, addend, out=target)  # the sum broadcast straight into out
+            return
         product = product + addend
     store(out, np.broadcast_to(apply_math_bits(product, out._key_bits), out._sizes))
 

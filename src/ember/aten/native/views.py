@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from ember._c10.dtypes import scalar_type_name
 from ember._c10.storage import checked_numel
-from ember._c10.tensor_impl import new_view
+from ember._c10.tensor_impl import contiguous_strides, new_view
 from ember.aten.native.common import as_dtype
 from ember.aten.native.layout import memory_format_name, strides_for
 from ember.aten.native.resize import resize_impl
@@ -103,6 +103,14 @@ def compute_stride(oldshape, oldstride, newshape):
     Dims of the old tensor are cut into chunks that are contiguous among
     themselves; each chunk must be covered exactly by consecutive new dims.
     """
+    oldshape = tuple(oldshape)  # (cat and stack pass lists)
+    if oldshape and tuple(oldstride) == contiguous_strides(oldshape) and 0 not in oldshape:
+        return contiguous_strides(tuple(newshape))  # one chunk: what chunked_strides finds
+    return chunked_strides(oldshape, oldstride, newshape)
+
+
+def chunked_strides(oldshape, oldstride, newshape):
+    """computeStride's walk over the chunks (compute_stride's general case)."""
     if len(oldshape) == 0:
         return (1,) * len(newshape)
     numel = 1

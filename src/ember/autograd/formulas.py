@@ -454,6 +454,9 @@ def minimum_backward(grad, self, other, pick_self: bool):
     return maximum_backward(grad, self, other, not pick_self)
 
 
+from ember.autograd.formulas_distance import (  # noqa: E402, F401 (derivatives.yaml)
+    euclidean_dist_backward,
+)
 from ember.autograd.formulas_reduction_more import (  # noqa: E402, F401 (derivatives.yaml)
     aminmax_backward,
     cummaxmin_backward,

@@ -19,6 +19,7 @@ from .binary_composites import *  # noqa: F403
 from .binary_float import *  # noqa: F403
 from .bitwise import *  # noqa: F403
 from .bucketing import *  # noqa: F403
+from .channel_shuffle import *  # noqa: F403
 from .compare import *  # noqa: F403
 from .complex import *  # noqa: F403
 from .contraction import *  # noqa: F403
@@ -26,6 +27,7 @@ from .conv_composite import *  # noqa: F403
 from .convolution import *  # noqa: F403
 from .copy import *  # noqa: F403
 from .cumulative import *  # noqa: F403
+from .distance import *  # noqa: F403
 from .dropout_variants import *  # noqa: F403
 from .embedding import *  # noqa: F403
 from .factories import *  # noqa: F403
@@ -47,6 +49,7 @@ from .linalg_norms import *  # noqa: F403
 from .linalg_out import *  # noqa: F403
 from .linalg_triangular import *  # noqa: F403
 from .loss import *  # noqa: F403
+from .loss_margin import *  # noqa: F403
 from .loss_more import *  # noqa: F403
 from .misc_ops import *  # noqa: F403
 from .normalization import *  # noqa: F403
@@ -56,6 +59,7 @@ from .pointwise import *  # noqa: F403  # noqa: F403
 from .pointwise_select import *  # noqa: F403  # noqa: F403
 from .pointwise_ternary import *  # noqa: F403
 from .pooling import *  # noqa: F403
+from .pooling3d_unpool import *  # noqa: F403
 from .pooling_composite import *  # noqa: F403
 from .random_fill import *  # noqa: F403
 from .randperm import *  # noqa: F403

@@ -455,6 +455,7 @@ def minimum_backward(grad, self, other, pick_self: bool):
 
 
 from ember.autograd.formulas_distance import (  # noqa: E402, F401 (derivatives.yaml)
+    cdist_backward_x2,
     euclidean_dist_backward,
 )
 from ember.autograd.formulas_reduction_more import (  # noqa: E402, F401 (derivatives.yaml)

@@ -42,8 +42,8 @@ def _scalar_minus(value, tensor):
 
 
 def margin_ranking_loss(input1, input2, target, margin, reduction):
-    unclamped = at.add_Scalar(at.mul_Tensor(at.neg(target), at.sub_Tensor(input1, input2, 1)),
-                              margin, 1)  # fmt: skip
+    difference = at.sub_Tensor(input1, input2, 1)  # C++ evaluates `-target *`'s right side first
+    unclamped = at.add_Scalar(at.mul_Tensor(at.neg(target), difference), margin, 1)
     return apply_loss_reduction(at.clamp_min_(unclamped, 0), reduction)
 
 

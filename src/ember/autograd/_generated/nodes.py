@@ -23,6 +23,7 @@ from ember.autograd.formulas import (
     binary_cross_entropy_with_logits_target_backward,
     block_diag_backward,
     cat_tensors_backward,
+    cdist_backward_x2,
     cholesky_backward,
     clamp_backward,
     clamp_backward_max,
@@ -9300,7 +9301,7 @@ class CdistBackward0(GeneratedNode):
         else:
             grad_0 = None
         if node._next_edges[1][0] is not None:
-            grad_1 = at._cdist_backward(grad.mT.contiguous(), x2, x1, p, result.mT.contiguous())
+            grad_1 = cdist_backward_x2(grad, x1, x2, p, result)
         else:
             grad_1 = None
         return [grad_0, grad_1]

@@ -228,6 +228,26 @@ def test_cdist(r1, r2, m, seed, p, mode, batch):
     compare_autograd(lambda L, x, y: L.cdist(x, y, p, compute_mode=mode), [a, b], True, rtol=1e-6)
 
 
+def test_distances_corner_shapes():
+    for fn in (
+        lambda L: F(L).pdist(L.ones(1, 3)),
+        lambda L: F(L).pdist(L.ones(3, 0)),
+        lambda L: F(L).pdist(L.arange(12.0).reshape(3, 4).t()),
+        lambda L: L.cdist(L.ones(2, 0), L.ones(3, 0)),
+        lambda L: L.cdist(L.arange(12.0).reshape(2, 1, 3, 2), L.arange(16.0).reshape(4, 2, 2)),
+        lambda L: F(L).cosine_similarity(L.tensor([[1, 2]]), L.tensor([[1.0, 0.0]])),
+        lambda L: F(L).channel_shuffle(L.ones(0, 4, 2), 2),
+    ):
+        same_values(fn)
+    assert L_shape(lambda L: L.cdist(L.ones(0, 3), L.ones(2, 3))) == (0, 2)
+
+
+def L_shape(fn):  # noqa: N802
+    e, t = fn(ember), fn(torch)
+    assert tuple(e.shape) == tuple(t.shape)
+    return tuple(t.shape)
+
+
 def test_cdist_large_uses_the_matmul_path():
     rng = np.random.default_rng(3)
     a, b = rng.standard_normal((30, 3)), rng.standard_normal((4, 3))
@@ -299,6 +319,7 @@ ERRORS = [
     lambda L: L.cdist(L.ones(3, 3).long(), L.ones(3, 3).long()),
     lambda L: L.cdist(L.ones(3, 3), L.ones(3, 3), -1.0),
     lambda L: L.cdist(L.ones(3, 3).half(), L.ones(3, 3).half()),
+    lambda L: L.cdist(L.ones(3, 2).double(), L.ones(2, 2)),
     lambda L: F(L).channel_shuffle(L.ones(2, 3), 1),
     lambda L: F(L).channel_shuffle(L.ones(2, 3, 4), 0),
     lambda L: F(L).channel_shuffle(L.ones(2, 3, 4), 2),

@@ -113,6 +113,31 @@ def test_max_unpool_dtypes(dtype):
         L.tensor(pooled, dtype=getattr(L, dtype)), L.tensor(indices), 2))  # fmt: skip
 
 
+def test_adaptive_avg_pool3d_half_sums_in_half():
+    x = np.random.default_rng(4).standard_normal((1, 2, 5, 3, 4))
+    e, t = same_values(lambda L: F(L).adaptive_avg_pool3d(L.tensor(x, dtype=L.float16), (2, 3, 3)),
+                       rtol=0, atol=0)  # fmt: skip
+
+
+def test_max_unpool_layouts_and_empty_batch():
+    x, indices = _pooled(2, (2, 3, 4, 4), 2, None, 0, 7)
+    pooled = torch.nn.functional.max_pool2d(torch.tensor(x), 2).numpy()
+
+    def channels_last(L):
+        values = L.tensor(pooled).contiguous(memory_format=L.channels_last)
+        index = L.tensor(indices).contiguous(memory_format=L.channels_last)
+        return F(L).max_unpool2d(values, index, 2)
+
+    e, t = same_values(channels_last)
+    assert e.stride() == t.stride()
+    e, t = same_values(
+        lambda L: F(L).max_unpool2d(L.ones(0, 2, 2, 2), L.zeros(0, 2, 2, 2).long(), 2)
+    )
+    e, t = same_values(
+        lambda L: F(L).max_unpool3d(L.ones(0, 1, 1, 1, 2), L.zeros(0, 1, 1, 1, 2).long(), 2)
+    )
+
+
 def test_max_unpool_repeated_index_keeps_the_last():
     for lib in (ember, torch):
         out = F(lib).max_unpool1d(lib.tensor([[[1.0, 2.0, 3.0]]]), lib.tensor([[[1, 1, 4]]]), 2)

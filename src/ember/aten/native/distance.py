@@ -222,6 +222,11 @@ def _cdist_impl(x1, x2, p, compute_mode):
         )
         return at.view(dist, shape)
     _floating_kernel("cdist", x1.dtype)
+    if x2.dtype is not x1.dtype:  # the kernel reads x2 as x1's scalar type
+        raise RuntimeError(
+            f"expected scalar type {scalar_type_name_of(x1.dtype)} but found "
+            f"{scalar_type_name_of(x2.dtype)}"
+        )
     a, b = expanded1.ndarray(), expanded2.ndarray()
     values = _norms(a[:, :, None, :] - b[:, None, :, :], p).astype(a.dtype, copy=False)
     return wrap_array(np.ascontiguousarray(values.reshape(shape)), x1.dtype)

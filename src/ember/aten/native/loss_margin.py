@@ -11,6 +11,8 @@ ATen/native/Loss.cpp, LossMultiMargin.cpp, LossMultiLabelMargin.cpp and LossMult
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ember._c10 import dtypes
@@ -144,8 +146,15 @@ def _apply_grad_output(grad, grad_output, reduction, nframe):
 # -- multi_margin_loss (LossMultiMargin.cpp) -----------------------------------------------
 
 
+def _to_int(value) -> int:
+    """Scalar::toInt: truncation, and c10's overflow error outside int32 (NaN and inf too)."""
+    if isinstance(value, float) and not math.isfinite(value) or not (-(2**31) <= value < 2**31):
+        raise RuntimeError("value cannot be converted to type int without overflow")
+    return int(value)
+
+
 def _multi_margin_setup(self, target, p, margin, weight):
-    p = int(p)
+    p = _to_int(p)
     if p not in (1, 2):
         raise RuntimeError("only p == 1 and p == 2 supported")
     nframe, dim = _frames(self)
@@ -238,10 +247,10 @@ def _multilabel_arrays(self, target, nframe, dim, is_target=None):
     """The targets of each row (up to its first -1), the is_target mask (computed, or the
     backward's saved one) and the hinge terms z[t, j, d] = 1 - x[t, target[t, j]] + x[t, d]
     that count (valid j, d not a target, z > 0)."""
-    _floating("multilabel_margin_loss_forward_out_frame", self.dtype)
     values = target.ndarray()
     if values.size and (values.min() < -1 or values.max() >= dim):
         raise RuntimeError("argument #2 'target' is out of range")
+    _floating("multilabel_margin_loss_forward_out_frame", self.dtype)
     idx = _data(target, dtypes.int64).reshape(nframe, dim)
     x = self.ndarray().reshape(nframe, dim)
     valid = np.cumprod(idx >= 0, axis=1).astype(bool)

@@ -14,10 +14,12 @@ from __future__ import annotations
 import numpy as np
 
 from ember._c10 import dtypes
+from ember._c10.memory_format import channels_last
 from ember._tensor import wrap_array
 from ember.aten.native import at
 from ember.aten.native.pool_numpy import _pick, adaptive_windows, max_pool_backward
 from ember.aten.native.views import fmt_ints, scalar_type_name_of
+from ember.aten.ufunc_special import opmath
 
 __all__ = [
     "adaptive_avg_pool3d", "adaptive_avg_pool3d_cpu", "adaptive_avg_pool3d_backward_cpu",
@@ -42,11 +44,20 @@ def _non_empty(name, self, what="input", tail=""):
             )
 
 
-def _averaging_matrix(size, out, dtype):
+def _window_matrix(size, out, dtype):
+    """(out, size): 1 where input element i lies in output element o's window."""
     start, end = adaptive_windows(size, out)
     i = np.arange(size)
-    inside = (i[None, :] >= start[:, None]) & (i[None, :] < end[:, None])
-    return (inside / (end - start)[:, None]).astype(dtype)
+    return ((i[None, :] >= start[:, None]) & (i[None, :] < end[:, None])).astype(dtype)
+
+
+def _window_counts(in_spatial, out_spatial, dtype):
+    """The number of elements of each output element's window, (Od, Oh, Ow)."""
+    counts = [np.diff(np.stack(adaptive_windows(i, o)), axis=0)[0]
+              for i, o in zip(in_spatial, out_spatial, strict=True)]  # fmt: skip
+    return (counts[0][:, None, None] * counts[1][None, :, None] * counts[2][None, None, :]).astype(
+        dtype
+    )
 
 
 def _separable(x, matrices, contract_axis):
@@ -62,6 +73,39 @@ def _separable(x, matrices, contract_axis):
 
 
 # -- adaptive average ----------------------------------------------------------------------
+
+
+def _windows3d(x, out):
+    """Each output element's window over the last three dims, (..., Od, Oh, Ow, K), its
+    indices clamped to the window's end, with the mask of the elements truly inside."""
+    gathers, masks, widths = [], [], []
+    for size, o in zip(x.shape[-3:], out, strict=True):
+        start, end = adaptive_windows(size, o)
+        width = int((end - start).max()) if o else 1
+        raw = start[:, None] + np.arange(width)[None, :]
+        gathers.append(np.minimum(raw, end[:, None] - 1))
+        masks.append(raw < end[:, None])
+        widths.append(width)
+    d, h, w = gathers
+    windows = x[..., d[:, None, None, :, None, None], h[None, :, None, None, :, None],
+                w[None, None, :, None, None, :]]  # fmt: skip
+    md, mh, mw = masks
+    inside = (md[:, None, None, :, None, None] & mh[None, :, None, None, :, None]
+              & mw[None, None, :, None, None, :])  # fmt: skip
+    k = int(np.prod(widths))
+    return windows.reshape(windows.shape[:-3] + (k,)), inside.reshape(inside.shape[:-3] + (k,))
+
+
+def _adaptive_avg3d(x, out):
+    """The CPU kernel's numbers: each window summed in order (d, h, w) in the tensor's own
+    dtype (half sums in half), then divided by its element count in float."""
+    windows, inside = _windows3d(x, out)
+    total = np.zeros(windows.shape[:-1], dtype=x.dtype)
+    for k in range(windows.shape[-1]):
+        total = (total + np.where(inside[..., k], windows[..., k], 0)).astype(x.dtype)
+    count = inside.sum(axis=-1)
+    division = np.float64 if x.dtype == np.float64 else np.float32
+    return np.ascontiguousarray((total.astype(division) / count.astype(division)).astype(x.dtype))
 
 
 def adaptive_avg_pool3d(self, output_size):
@@ -88,18 +132,19 @@ def adaptive_avg_pool3d_cpu(self, output_size):
         )
     _floating_only("adaptive_avg_pool3d_cpu", self.dtype)
     out = [int(o) for o in output_size]
-    x = self.ndarray()
-    matrices = [_averaging_matrix(x.shape[-3 + i], out[i], x.dtype) for i in range(3)]
-    return wrap_array(_separable(x, matrices, 1), self.dtype)
+    return wrap_array(_adaptive_avg3d(self.ndarray(), out), self.dtype)
 
 
 def adaptive_avg_pool3d_backward_cpu(grad_output, self):
     _non_empty("adaptive_avg_pool3d_backward()", grad_output, "grad_output")
     _floating_only("adaptive_avg_pool3d_backward_cpu", self.dtype)
     g = grad_output.ndarray()
-    matrices = [_averaging_matrix(self._sizes[-3 + i], g.shape[-3 + i], g.dtype)
+    compute = opmath(g.dtype)  # each output's gradient over its window's count, spread
+    matrices = [_window_matrix(self._sizes[-3 + i], g.shape[-3 + i], compute)
                 for i in range(3)]  # fmt: skip
-    return wrap_array(_separable(g, matrices, 0), self.dtype)
+    shares = g.astype(compute) / _window_counts(self._sizes[-3:], g.shape[-3:], compute)
+    result = _separable(shares, matrices, 0)
+    return wrap_array(result.astype(self.dtype.np_dtype, copy=False), self.dtype)
 
 
 # -- adaptive max --------------------------------------------------------------------------
@@ -184,12 +229,12 @@ def _unpool_shape_checks(name, self, indices):
 
 
 def _unpool(self, indices, out_spatial, dims):
-    _floating_only("max_unpooling", self.dtype)
+    _floating_only(f"max_unpool{dims}d", self.dtype)
     lead = self._sizes[:-dims]
     plane = int(np.prod(out_spatial))
     planes = int(np.prod(lead))
-    values = self.ndarray().reshape(planes, -1)
-    where = indices.ndarray().reshape(planes, -1)
+    values = self.ndarray().reshape(planes, int(np.prod(self._sizes[-dims:])))
+    where = indices.ndarray().reshape(values.shape)
     bad = (where < 0) | (where >= plane)
     if bad.any():
         size = "x".join(str(int(s)) for s in out_spatial)
@@ -216,7 +261,14 @@ def max_unpooling2d_forward_cpu(self, indices, output_size):
             f"{self.dim()} dimensions."
         )
     _unpool_shape_checks("max_unpooling2d_forward_out_cpu()", self, indices)
-    return _unpool(self, indices, output_size, 2)
+    output = _unpool(self, indices, output_size, 2)
+    if (
+        self.dim() == 4
+        and not self.is_contiguous()
+        and self.is_contiguous(memory_format=channels_last)
+    ):  # the input's suggested memory format
+        return at.clone(output, channels_last)
+    return output
 
 
 def max_unpooling3d_forward_cpu(self, indices, output_size, stride, padding):

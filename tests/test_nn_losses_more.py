@@ -103,6 +103,16 @@ def test_legacy_reduction_pair():
         )  # fmt: skip
 
 
+def test_multi_margin_losses_of_0d_inputs():
+    compare_autograd(lambda L, x: F(L).multi_margin_loss(x[0], L.tensor(0)), [np.array([0.3])],
+                     True)  # fmt: skip
+    for target in (0, -1):
+        compare_autograd(
+            lambda L, x, t=target: F(L).multilabel_margin_loss(x[0], L.tensor(t), reduction="none"),
+            [np.array([0.3])], True,
+        )  # fmt: skip
+
+
 def test_integer_and_bool_inputs():
     same_values(lambda L: F(L).margin_ranking_loss(
         L.tensor([1, 2, 3]), L.tensor([3, 1, 2]), L.tensor([1, -1, 1]), reduction="none"))  # fmt: skip

@@ -218,7 +218,7 @@ def multi_margin_loss_cpu_backward(grad_output, self, target, p, margin, weight,
     h[rows, idx] = 0
     h[rows, idx] = -np.sum(h, axis=1)
     grad = _apply_grad_output(h, grad_output, reduction, nframe)
-    return wrap_array(np.ascontiguousarray(grad.reshape(self._sizes)), self.dtype)
+    return wrap_array(np.ascontiguousarray(grad).reshape(self._sizes), self.dtype)
 
 
 # -- multilabel_margin_loss (LossMultiLabelMargin.cpp) -------------------------------------
@@ -284,7 +284,7 @@ def multilabel_margin_loss_forward_cpu(self, target, reduction):
     else:
         output = per_frame
     return (wrap_array(output, self.dtype),
-            wrap_array(np.ascontiguousarray(is_target.reshape(target._sizes)), self.dtype))  # fmt: skip
+            wrap_array(np.ascontiguousarray(is_target).reshape(target._sizes), self.dtype))  # fmt: skip
 
 
 def multilabel_margin_loss_backward_cpu(grad_output, self, target, reduction, is_target):
@@ -304,4 +304,4 @@ def multilabel_margin_loss_backward_cpu(grad_output, self, target, reduction, is
     rows = np.broadcast_to(np.arange(nframe)[:, None], idx.shape)
     np.subtract.at(grad, (rows[valid], idx[valid]), minus[valid])
     grad = _apply_grad_output(grad, grad_output, reduction, nframe)
-    return wrap_array(np.ascontiguousarray(grad.reshape(self._sizes)), self.dtype)
+    return wrap_array(np.ascontiguousarray(grad).reshape(self._sizes), self.dtype)

@@ -1190,3 +1190,47 @@ S["ormqr"] = [
     lambda T: ((T.f(4, 3), 0.5 * T.f(3), T.f(4, 2)), {}),
     lambda T: ((T.f(3, 3), 0.5 * T.f(3), T.f(2, 3), False, True), {}),
 ]
+
+# --- wnnloss: distances, margin losses, channel_shuffle, 3-d adaptive pools, max_unpool ---
+S["cosine_similarity"] = [
+    lambda T: ((T.f(3, 4), T.f(3, 4)), {}),
+    lambda T: ((T.f(2, 3), T.f(3)), {"dim": -1}),
+]
+S["pdist"] = [lambda T: ((T.f(4, 3),), {}), lambda T: ((T.f(3, 2), 1.0), {})]
+S["_pdist_forward"] = [lambda T: ((T.f(4, 3), 3.0), {})]
+S["_pdist_backward"] = [lambda T: ((T.f(3), T.f(3, 2), 2.0, T.p(3)), {})]
+S["cdist"] = [lambda T: ((T.f(3, 2), T.f(4, 2)), {}), lambda T: ((T.f(2, 3, 2), T.f(4, 2), 1.0), {}),
+              lambda T: ((T.f(3, 2), T.f(4, 2), 2.0, 1), {})]  # fmt: skip
+S["_euclidean_dist"] = [lambda T: ((T.f(3, 2), T.f(4, 2)), {})]
+S["_cdist_forward"] = [lambda T: ((T.f(3, 2), T.f(4, 2), 3.0, None), {})]
+S["_cdist_backward"] = [lambda T: ((T.f(3, 4), T.f(3, 2), T.f(4, 2), 2.0, T.p(3, 4)), {})]
+S["channel_shuffle"] = [lambda T: ((T.f(2, 4, 3), 2), {})]
+S["native_channel_shuffle"] = [lambda T: ((T.f(1, 6, 2), 3), {})]
+S["margin_ranking_loss"] = [lambda T: ((T.f(4), T.f(4), T.c(4).sign()), {"margin": 0.5})]
+S["hinge_embedding_loss"] = [lambda T: ((T.f(2, 3), T.c(2, 3).sign()), {})]
+S["cosine_embedding_loss"] = [lambda T: ((T.f(3, 4), T.f(3, 4), T.c(3).sign()), {"margin": 0.25})]
+S["triplet_margin_loss"] = [lambda T: ((T.f(3, 4), T.f(3, 4), T.f(3, 4)), {"swap": True})]
+S["multi_margin_loss"] = [lambda T: ((T.f(3, 4), T.l([0, 3, 1])), {}),
+                          lambda T: ((T.f(3, 4), T.l([2, 3, 1]), 2, 0.5, T.c(4)), {"reduction": 0})]  # fmt: skip
+S["multi_margin_loss_backward"] = [lambda T: ((T.f(), T.f(3, 4), T.l([0, 3, 1]), 1, 1.0), {})]
+S["multilabel_margin_loss"] = [lambda T: ((T.f(2, 4), T.l([[3, 0, -1, 1], [1, 2, 3, -1]])), {})]
+S["multilabel_margin_loss_forward"] = [
+    lambda T: ((T.f(2, 4), T.l([[3, 0, -1, 1], [1, -1, 3, 0]]), 0), {})
+]
+S["multilabel_margin_loss_backward"] = [
+    lambda T: ((T.f(), T.f(4), T.l([3, 0, -1, 1]), 1, T.c(4).abs().sign()), {})
+]
+S["adaptive_avg_pool3d"] = [lambda T: ((T.f(1, 2, 3, 4, 5), [2, 3, 2]), {}),
+                            lambda T: ((T.f(2, 3, 4, 5), [1, 1, 1]), {})]  # fmt: skip
+S["_adaptive_avg_pool3d"] = [lambda T: ((T.f(1, 2, 3, 4, 5), [2, 3, 2]), {})]
+S["_adaptive_avg_pool3d_backward"] = [lambda T: ((T.f(1, 2, 2, 3, 2), T.f(1, 2, 3, 4, 5)), {})]
+S["adaptive_max_pool3d"] = [lambda T: ((T.f(1, 2, 3, 4, 5), [2, 3, 2]), {})]
+S["adaptive_max_pool3d_backward"] = [
+    lambda T: ((T.f(1, 2, 1, 1, 1), T.f(1, 2, 2, 2, 2), T.l([[[[[3]]], [[[7]]]]])), {})
+]
+S["max_unpool2d"] = [
+    lambda T: ((T.f(1, 2, 2, 2), T.l([[[[0, 3], [9, 14]], [[5, 2], [8, 15]]]]), [4, 4]), {})
+]
+S["max_unpool3d"] = [
+    lambda T: ((T.f(1, 1, 1, 2), T.l([[[[0, 5]]]]), [2, 2, 2], [2, 2, 2], [0, 0, 0]), {})
+]

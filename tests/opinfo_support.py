@@ -196,6 +196,8 @@ def counterpart(fn):
     if prefix and short.startswith(prefix):
         short = short[len(prefix) :]
     found = getattr(owner, short, None)
+    if found is None and module == "torch._C._nn":  # F.logsigmoid is torch._C._nn.log_sigmoid
+        found = getattr(ember._C._nn, short, None)
     if found is None:
         raise NoCounterpart(f"{target}.{short}")
     return found
@@ -261,6 +263,8 @@ def to_ember(value):
         return type(value)(to_ember(v) for v in value)
     if isinstance(value, dict):
         return {k: to_ember(v) for k, v in value.items()}
+    if isinstance(value, torch.nn.Module):
+        return _module_to_ember(value)
     if (
         callable(value)
         and getattr(value, "__module__", "")
@@ -268,6 +272,20 @@ def to_ember(value):
     ):
         return counterpart(value)
     return value
+
+
+def _module_to_ember(module):
+    """A parameterless torch.nn module (a sample's distance_function) as ember's: the class
+    of the same name, with the same plain attributes."""
+    cls = getattr(ember.nn, type(module).__name__, None)
+    if cls is None or any(True for _ in module.parameters()) or any(True for _ in module.buffers()):
+        raise NoCounterpart(f"{type(module).__module__}.{type(module).__name__}")
+    converted = cls.__new__(cls)
+    ember.nn.Module.__init__(converted)
+    for name, attribute in vars(module).items():
+        if not name.startswith("_"):
+            setattr(converted, name, to_ember(attribute))
+    return converted
 
 
 def tensor_to_torch(e):

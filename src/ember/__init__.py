@@ -67,6 +67,7 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
     )
     from ember._tensor_ctors import install as _install_conversions
     from ember.functional import broadcast_shapes, split
+    from ember.functional_cdist import cdist
     from ember.functional_shape import (
         atleast_1d,
         atleast_2d,

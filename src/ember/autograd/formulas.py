@@ -459,6 +459,10 @@ from ember.autograd.formulas_copy import (  # noqa: E402, F401 (derivatives.yaml
     as_strided_scatter_backward,
     as_strided_scatter_src_backward,
 )
+from ember.autograd.formulas_distance import (  # noqa: E402, F401 (derivatives.yaml)
+    cdist_backward_x2,
+    euclidean_dist_backward,
+)
 from ember.autograd.formulas_householder import (  # noqa: E402, F401 (derivatives.yaml)
     householder_product_backward,
     ormqr_backward,

@@ -7,6 +7,7 @@ torch/csrc/autograd/FunctionsManual.cpp (constant_pad_nd_backward).
 
 from __future__ import annotations
 
+from ember._c10.memory_format import channels_last, contiguous_format
 from ember.aten.native import at
 
 __all__ = ["constant_pad_nd_backward", "convolution_double_backward", "max_pool_double_backward"]
@@ -55,7 +56,16 @@ def convolution_double_backward(
 
 
 def max_pool_double_backward(grad, indices, dim):
-    """The gradient of a max pool's backward in its grad_output: grad read at the indices."""
-    flat = at.flatten_using_ints(grad, -dim, -1)
-    picked = at.gather(flat, -1, at.flatten_using_ints(indices, -dim, -1), False)
-    return at.view(picked, list(indices._sizes))
+    """The gradient of a max pool's backward in its grad_output: grad read at the indices
+    (indices viewed flat, grad made contiguous in the indices' memory format and viewed
+    flat, gathered, viewed back: the operators PyTorch's formula dispatches)."""
+    if indices.numel() == 0:
+        return at.empty_like(indices, grad.dtype, None, None, None, None)
+    size = list(indices._sizes[: indices.dim() - dim]) + [-1]
+    indices_view = at.view(indices, size)
+    memory_format = contiguous_format
+    if indices.dim() == 4 and not indices.is_contiguous():
+        if indices.is_contiguous(memory_format=channels_last):
+            memory_format = channels_last
+    flat = at.view(at.contiguous(grad, memory_format), size)
+    return at.view(at.gather(flat, -1, indices_view, False), list(indices._sizes))

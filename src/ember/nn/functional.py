@@ -328,3 +328,18 @@ from ember.nn._functional import fold as _fold  # noqa: E402
 from ember.nn._functional.fold import *  # noqa: E402,F401,F403
 
 __all__ += _fold.__all__
+
+from ember.nn._functional import loss_margin as _loss_margin  # noqa: E402
+from ember.nn._functional.loss_margin import *  # noqa: E402,F401,F403
+
+__all__ += _loss_margin.__all__
+
+from ember.nn._functional import distance as _distance  # noqa: E402
+from ember.nn._functional.distance import *  # noqa: E402,F401,F403
+
+__all__ += _distance.__all__
+
+from ember.nn._functional import pool3d_unpool as _pool3d_unpool  # noqa: E402
+from ember.nn._functional.pool3d_unpool import *  # noqa: E402,F401,F403
+
+__all__ += _pool3d_unpool.__all__

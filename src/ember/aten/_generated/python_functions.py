@@ -17,6 +17,9 @@ from ember.aten.torch_function import handle_function, handle_method, handle_sel
 MODULE = 'ember'  # the functions' module in a __torch_function__ error
 
 _op__adaptive_avg_pool2d = handle("_adaptive_avg_pool2d")
+_op__adaptive_avg_pool3d = handle("_adaptive_avg_pool3d")
+_op__cdist_backward = handle("_cdist_backward")
+_op__cdist_forward = handle("_cdist_forward")
 _op__cholesky_solve_helper = handle("_cholesky_solve_helper")
 _op__chunk_cat = handle("_chunk_cat")
 _op__chunk_cat_out = handle("_chunk_cat.out")
@@ -26,6 +29,7 @@ _op__convolution_mode = handle("_convolution_mode")
 _op__cummax_helper = handle("_cummax_helper")
 _op__cummin_helper = handle("_cummin_helper")
 _op__efficientzerotensor = handle("_efficientzerotensor")
+_op__euclidean_dist = handle("_euclidean_dist")
 _op__fft_c2c = handle("_fft_c2c")
 _op__fft_c2c_out = handle("_fft_c2c.out")
 _op__fft_c2r = handle("_fft_c2r")
@@ -50,6 +54,8 @@ _op__logcumsumexp = handle("_logcumsumexp")
 _op__logcumsumexp_out = handle("_logcumsumexp.out")
 _op__lu_with_info = handle("_lu_with_info")
 _op__neg_view = handle("_neg_view")
+_op__pdist_backward = handle("_pdist_backward")
+_op__pdist_forward = handle("_pdist_forward")
 _op__prelu_kernel = handle("_prelu_kernel")
 _op__prelu_kernel_backward = handle("_prelu_kernel_backward")
 _op__safe_softmax = handle("_safe_softmax")
@@ -228,11 +234,13 @@ _op_bucketize_Tensor_out = handle("bucketize.Tensor_out")
 _op_cartesian_prod = handle("cartesian_prod")
 _op_cat = handle("cat")
 _op_cat_out = handle("cat.out")
+_op_cdist = handle("cdist")
 _op_ceil = handle("ceil")
 _op_ceil_out = handle("ceil.out")
 _op_ceil_ = handle("ceil_")
 _op_celu = handle("celu")
 _op_celu_ = handle("celu_")
+_op_channel_shuffle = handle("channel_shuffle")
 _op_cholesky = handle("cholesky")
 _op_cholesky_out = handle("cholesky.out")
 _op_cholesky_inverse = handle("cholesky_inverse")
@@ -290,6 +298,8 @@ _op_cos_ = handle("cos_")
 _op_cosh = handle("cosh")
 _op_cosh_out = handle("cosh.out")
 _op_cosh_ = handle("cosh_")
+_op_cosine_embedding_loss = handle("cosine_embedding_loss")
+_op_cosine_similarity = handle("cosine_similarity")
 _op_count_nonzero = handle("count_nonzero")
 _op_count_nonzero_dim_IntList = handle("count_nonzero.dim_IntList")
 _op_cross = handle("cross")
@@ -440,6 +450,7 @@ _op_hardshrink_backward = handle("hardshrink_backward")
 _op_hardshrink_backward_grad_input = handle("hardshrink_backward.grad_input")
 _op_heaviside = handle("heaviside")
 _op_heaviside_out = handle("heaviside.out")
+_op_hinge_embedding_loss = handle("hinge_embedding_loss")
 _op_histc = handle("histc")
 _op_histc_out = handle("histc.out")
 _op_hsplit_array = handle("hsplit.array")
@@ -560,6 +571,7 @@ _op_lu_solve = handle("lu_solve")
 _op_lu_solve_out = handle("lu_solve.out")
 _op_lu_unpack = handle("lu_unpack")
 _op_lu_unpack_out = handle("lu_unpack.out")
+_op_margin_ranking_loss = handle("margin_ranking_loss")
 _op_masked_fill_Scalar = handle("masked_fill.Scalar")
 _op_masked_fill_Tensor = handle("masked_fill.Tensor")
 _op_masked_scatter = handle("masked_scatter")
@@ -637,6 +649,7 @@ _op_narrow_copy = handle("narrow_copy")
 _op_narrow_copy_out = handle("narrow_copy.out")
 _op_native_batch_norm = handle("native_batch_norm")
 _op_native_batch_norm_backward = handle("native_batch_norm_backward")
+_op_native_channel_shuffle = handle("native_channel_shuffle")
 _op_native_group_norm = handle("native_group_norm")
 _op_native_group_norm_backward = handle("native_group_norm_backward")
 _op_native_layer_norm = handle("native_layer_norm")
@@ -667,6 +680,7 @@ _op_ormqr = handle("ormqr")
 _op_ormqr_out = handle("ormqr.out")
 _op_outer = handle("outer")
 _op_pairwise_distance = handle("pairwise_distance")
+_op_pdist = handle("pdist")
 _op_permute = handle("permute")
 _op_permute_copy = handle("permute_copy")
 _op_permute_copy_out = handle("permute_copy.out")
@@ -887,6 +901,7 @@ _op_triangular_solve_X = handle("triangular_solve.X")
 _op_tril = handle("tril")
 _op_tril_out = handle("tril.out")
 _op_tril_indices = handle("tril_indices")
+_op_triplet_margin_loss = handle("triplet_margin_loss")
 _op_triu = handle("triu")
 _op_triu_out = handle("triu.out")
 _op_triu_indices = handle("triu_indices")
@@ -970,6 +985,72 @@ def _adaptive_avg_pool2d(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(_adaptive_avg_pool2d, _parser_f__adaptive_avg_pool2d, args, kwargs, MODULE)
+
+
+
+_parser_f__adaptive_avg_pool3d = PythonArgParser(
+    [
+        '_adaptive_avg_pool3d(Tensor input, SymInt[3] output_size)',
+    ],
+)
+
+
+def _adaptive_avg_pool3d(*args, **kwargs):
+    """_adaptive_avg_pool3d(Tensor input, SymInt[3] output_size)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__adaptive_avg_pool3d.parse(args, kwargs)[1]
+        return _op__adaptive_avg_pool3d.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_adaptive_avg_pool3d, _parser_f__adaptive_avg_pool3d, args, kwargs, MODULE)
+
+
+
+_parser_f__cdist_backward = PythonArgParser(
+    [
+        '_cdist_backward(Tensor grad, Tensor x1, Tensor x2, float p, Tensor cdist)',
+    ],
+)
+
+
+def _cdist_backward(*args, **kwargs):
+    """_cdist_backward(Tensor grad, Tensor x1, Tensor x2, float p, Tensor cdist)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__cdist_backward.parse(args, kwargs)[1]
+        return _op__cdist_backward.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_cdist_backward, _parser_f__cdist_backward, args, kwargs, MODULE)
+
+
+
+_parser_f__cdist_forward = PythonArgParser(
+    [
+        '_cdist_forward(Tensor x1, Tensor x2, float p, int? compute_mode)',
+    ],
+)
+
+
+def _cdist_forward(*args, **kwargs):
+    """_cdist_forward(Tensor x1, Tensor x2, float p, int? compute_mode)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__cdist_forward.parse(args, kwargs)[1]
+        return _op__cdist_forward.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_cdist_forward, _parser_f__cdist_forward, args, kwargs, MODULE)
 
 
 
@@ -1156,6 +1237,32 @@ def _efficientzerotensor(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(_efficientzerotensor, _parser_f__efficientzerotensor, args, kwargs, MODULE)
+
+
+
+_parser_f__euclidean_dist = PythonArgParser(
+    [
+        '_euclidean_dist(Tensor x1, Tensor x2)',
+    ],
+)
+_tail_parser_f__euclidean_dist = [p.default for p in _parser_f__euclidean_dist.signatures[0].params[2:]]
+
+
+def _euclidean_dist(*args, **kwargs):
+    """_euclidean_dist(Tensor x1, Tensor x2)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f__euclidean_dist]
+        else:
+            index, v = _parser_f__euclidean_dist.parse(args, kwargs)
+        return _op__euclidean_dist.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_euclidean_dist, _parser_f__euclidean_dist, args, kwargs, MODULE)
 
 
 
@@ -1496,6 +1603,54 @@ def _neg_view(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(_neg_view, _parser_f__neg_view, args, kwargs, MODULE)
+
+
+
+_parser_f__pdist_backward = PythonArgParser(
+    [
+        '_pdist_backward(Tensor grad, Tensor input, float p, Tensor pdist)',
+    ],
+)
+
+
+def _pdist_backward(*args, **kwargs):
+    """_pdist_backward(Tensor grad, Tensor input, float p, Tensor pdist)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__pdist_backward.parse(args, kwargs)[1]
+        return _op__pdist_backward.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_pdist_backward, _parser_f__pdist_backward, args, kwargs, MODULE)
+
+
+
+_parser_f__pdist_forward = PythonArgParser(
+    [
+        '_pdist_forward(Tensor input, float p=2)',
+    ],
+)
+_tail_parser_f__pdist_forward = [p.default for p in _parser_f__pdist_forward.signatures[0].params[1:]]
+
+
+def _pdist_forward(*args, **kwargs):
+    """_pdist_forward(Tensor input, float p=2)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f__pdist_forward]
+        else:
+            index, v = _parser_f__pdist_forward.parse(args, kwargs)
+        return _op__pdist_forward.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_pdist_forward, _parser_f__pdist_forward, args, kwargs, MODULE)
 
 
 
@@ -3945,6 +4100,32 @@ def cat(*args, **kwargs):
 
 
 
+_parser_f_cdist = PythonArgParser(
+    [
+        'cdist(Tensor x1, Tensor x2, float p=2, int? compute_mode=None)',
+    ],
+)
+_tail_parser_f_cdist = [p.default for p in _parser_f_cdist.signatures[0].params[2:]]
+
+
+def cdist(*args, **kwargs):
+    """cdist(Tensor x1, Tensor x2, float p=2, int? compute_mode=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_cdist]
+        else:
+            index, v = _parser_f_cdist.parse(args, kwargs)
+        return _op_cdist.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(cdist, _parser_f_cdist, args, kwargs, MODULE)
+
+
+
 _parser_f_ceil = PythonArgParser(
     [
         'ceil(Tensor input, *, Tensor? out=None)',
@@ -4044,6 +4225,28 @@ def celu_(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(celu_, _parser_f_celu_, args, kwargs, MODULE)
+
+
+
+_parser_f_channel_shuffle = PythonArgParser(
+    [
+        'channel_shuffle(Tensor input, SymInt groups)',
+    ],
+)
+
+
+def channel_shuffle(*args, **kwargs):
+    """channel_shuffle(Tensor input, SymInt groups)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_channel_shuffle.parse(args, kwargs)[1]
+        return _op_channel_shuffle.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(channel_shuffle, _parser_f_channel_shuffle, args, kwargs, MODULE)
 
 
 
@@ -4834,6 +5037,58 @@ def cosh_(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(cosh_, _parser_f_cosh_, args, kwargs, MODULE)
+
+
+
+_parser_f_cosine_embedding_loss = PythonArgParser(
+    [
+        'cosine_embedding_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=1)',
+    ],
+)
+_tail_parser_f_cosine_embedding_loss = [p.default for p in _parser_f_cosine_embedding_loss.signatures[0].params[3:]]
+
+
+def cosine_embedding_loss(*args, **kwargs):
+    """cosine_embedding_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 3 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])) and (args[2].__class__ is Tensor or plain_tensor(args[2])):
+            index, v = 0, [args[0], args[1], args[2], *_tail_parser_f_cosine_embedding_loss]
+        else:
+            index, v = _parser_f_cosine_embedding_loss.parse(args, kwargs)
+        return _op_cosine_embedding_loss.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(cosine_embedding_loss, _parser_f_cosine_embedding_loss, args, kwargs, MODULE)
+
+
+
+_parser_f_cosine_similarity = PythonArgParser(
+    [
+        'cosine_similarity(Tensor x1, Tensor x2, int dim=1, float eps=1e-08)',
+    ],
+)
+_tail_parser_f_cosine_similarity = [p.default for p in _parser_f_cosine_similarity.signatures[0].params[2:]]
+
+
+def cosine_similarity(*args, **kwargs):
+    """cosine_similarity(Tensor x1, Tensor x2, int dim=1, float eps=1e-08)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_cosine_similarity]
+        else:
+            index, v = _parser_f_cosine_similarity.parse(args, kwargs)
+        return _op_cosine_similarity.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(cosine_similarity, _parser_f_cosine_similarity, args, kwargs, MODULE)
 
 
 
@@ -6967,6 +7222,32 @@ def heaviside(*args, **kwargs):
 
 
 
+_parser_f_hinge_embedding_loss = PythonArgParser(
+    [
+        'hinge_embedding_loss(Tensor input, Tensor target, float margin=1.0, int reduction=1)',
+    ],
+)
+_tail_parser_f_hinge_embedding_loss = [p.default for p in _parser_f_hinge_embedding_loss.signatures[0].params[2:]]
+
+
+def hinge_embedding_loss(*args, **kwargs):
+    """hinge_embedding_loss(Tensor input, Tensor target, float margin=1.0, int reduction=1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_hinge_embedding_loss]
+        else:
+            index, v = _parser_f_hinge_embedding_loss.parse(args, kwargs)
+        return _op_hinge_embedding_loss.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(hinge_embedding_loss, _parser_f_hinge_embedding_loss, args, kwargs, MODULE)
+
+
+
 _parser_f_histc = PythonArgParser(
     [
         'histc(Tensor input, int bins=100, Scalar min=0, Scalar max=0, *, Tensor? out=None)',
@@ -8581,6 +8862,32 @@ def lu_unpack(*args, **kwargs):
 
 
 
+_parser_f_margin_ranking_loss = PythonArgParser(
+    [
+        'margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=1)',
+    ],
+)
+_tail_parser_f_margin_ranking_loss = [p.default for p in _parser_f_margin_ranking_loss.signatures[0].params[3:]]
+
+
+def margin_ranking_loss(*args, **kwargs):
+    """margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 3 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])) and (args[2].__class__ is Tensor or plain_tensor(args[2])):
+            index, v = 0, [args[0], args[1], args[2], *_tail_parser_f_margin_ranking_loss]
+        else:
+            index, v = _parser_f_margin_ranking_loss.parse(args, kwargs)
+        return _op_margin_ranking_loss.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(margin_ranking_loss, _parser_f_margin_ranking_loss, args, kwargs, MODULE)
+
+
+
 _parser_f_masked_fill = PythonArgParser(
     [
         'masked_fill(Tensor input, Tensor mask, Tensor value)',
@@ -9493,6 +9800,28 @@ def native_batch_norm_backward(*args, **kwargs):
 
 
 
+_parser_f_native_channel_shuffle = PythonArgParser(
+    [
+        'native_channel_shuffle(Tensor input, SymInt groups)',
+    ],
+)
+
+
+def native_channel_shuffle(*args, **kwargs):
+    """native_channel_shuffle(Tensor input, SymInt groups)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_native_channel_shuffle.parse(args, kwargs)[1]
+        return _op_native_channel_shuffle.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(native_channel_shuffle, _parser_f_native_channel_shuffle, args, kwargs, MODULE)
+
+
+
 _parser_f_native_group_norm = PythonArgParser(
     [
         'native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps)',
@@ -9953,6 +10282,32 @@ def pairwise_distance(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(pairwise_distance, _parser_f_pairwise_distance, args, kwargs, MODULE)
+
+
+
+_parser_f_pdist = PythonArgParser(
+    [
+        'pdist(Tensor input, float p=2)',
+    ],
+)
+_tail_parser_f_pdist = [p.default for p in _parser_f_pdist.signatures[0].params[1:]]
+
+
+def pdist(*args, **kwargs):
+    """pdist(Tensor input, float p=2)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_pdist]
+        else:
+            index, v = _parser_f_pdist.parse(args, kwargs)
+        return _op_pdist.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(pdist, _parser_f_pdist, args, kwargs, MODULE)
 
 
 
@@ -12794,6 +13149,32 @@ def tril_indices(*args, **kwargs):
 
 
 
+_parser_f_triplet_margin_loss = PythonArgParser(
+    [
+        'triplet_margin_loss(Tensor anchor, Tensor positive, Tensor negative, float margin=1.0, float p=2, float eps=1e-06, bool swap=False, int reduction=1)',
+    ],
+)
+_tail_parser_f_triplet_margin_loss = [p.default for p in _parser_f_triplet_margin_loss.signatures[0].params[3:]]
+
+
+def triplet_margin_loss(*args, **kwargs):
+    """triplet_margin_loss(Tensor anchor, Tensor positive, Tensor negative, float margin=1.0, float p=2, float eps=1e-06, bool swap=False, int reduction=1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 3 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])) and (args[2].__class__ is Tensor or plain_tensor(args[2])):
+            index, v = 0, [args[0], args[1], args[2], *_tail_parser_f_triplet_margin_loss]
+        else:
+            index, v = _parser_f_triplet_margin_loss.parse(args, kwargs)
+        return _op_triplet_margin_loss.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(triplet_margin_loss, _parser_f_triplet_margin_loss, args, kwargs, MODULE)
+
+
+
 _parser_f_triu = PythonArgParser(
     [
         'triu(Tensor input, SymInt diagonal=0, *, Tensor? out=None)',
@@ -13608,4 +13989,4 @@ def zeros_like(*args, **kwargs):
     return handle_function(zeros_like, _parser_f_zeros_like, args, kwargs, MODULE)
 
 
-__all__ = ['_adaptive_avg_pool2d', '_cholesky_solve_helper', '_chunk_cat', '_conj', '_conj_physical', '_convolution_mode', '_cummax_helper', '_cummin_helper', '_efficientzerotensor', '_fft_c2c', '_fft_c2r', '_fft_r2c', '_foobar', '_linalg_check_errors', '_linalg_det', '_linalg_eigh', '_linalg_slogdet', '_linalg_solve_ex', '_linalg_svd', '_log_softmax_backward_data', '_logcumsumexp', '_lu_with_info', '_neg_view', '_prelu_kernel', '_prelu_kernel_backward', '_safe_softmax', '_scaled_dot_product_attention_math', '_scaled_dot_product_flash_attention_for_cpu', '_scaled_dot_product_flash_attention_for_cpu_backward', '_softmax_backward_data', '_trilinear', '_unique', '_unique2', 'abs', 'abs_', 'absolute', 'acos', 'acos_', 'acosh', 'acosh_', 'adaptive_avg_pool1d', 'adaptive_max_pool1d', 'add', 'addbmm', 'addcdiv', 'addcmul', 'addmm', 'addmv', 'addmv_', 'addr', 'adjoint', 'alias', 'alias_copy', 'all', 'allclose', 'alpha_dropout', 'alpha_dropout_', 'amax', 'amin', 'aminmax', 'angle', 'any', 'arange', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'as_strided_copy', 'as_strided_scatter', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan_', 'atanh', 'atanh_', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'avg_pool1d', 'baddbmm', 'batch_norm', 'bernoulli', 'bilinear', 'binary_cross_entropy_with_logits', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'block_diag', 'bmm', 'broadcast_tensors', 'broadcast_to', 'bucketize', 'cartesian_prod', 'cat', 'ceil', 'ceil_', 'celu', 'celu_', 'cholesky', 'cholesky_inverse', 'cholesky_solve', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clone', 'column_stack', 'combinations', 'complex', 'conj', 'conj_physical', 'conj_physical_', 'constant_pad_nd', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'convolution', 'convolution_backward', 'copysign', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cross', 'cummax', 'cummin', 'cumprod', 'cumsum', 'cumulative_trapezoid', 'deg2rad', 'deg2rad_', 'det', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_copy', 'diagonal_scatter', 'diff', 'digamma', 'dist', 'div', 'divide', 'dot', 'dropout', 'dropout_', 'dsplit', 'dstack', 'einsum', 'embedding', 'embedding_backward', 'embedding_dense_backward', 'embedding_renorm_', 'empty', 'empty_like', 'empty_permuted', 'empty_strided', 'eq', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'exp', 'exp2', 'exp2_', 'exp_', 'expand_copy', 'expm1', 'expm1_', 'eye', 'feature_alpha_dropout', 'feature_alpha_dropout_', 'feature_dropout', 'feature_dropout_', 'fill', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'fliplr', 'flipud', 'float_power', 'floor', 'floor_', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'frac_', 'frexp', 'full', 'full_like', 'gather', 'gcd', 'gcd_', 'ge', 'geqrf', 'group_norm', 'gt', 'hardshrink', 'hardshrink_backward', 'heaviside', 'histc', 'hsplit', 'hstack', 'hypot', 'i0', 'i0_', 'igamma', 'igammac', 'imag', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_put_', 'index_select', 'inner', 'instance_norm', 'inverse', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isin', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'kl_div', 'kron', 'kthvalue', 'layer_norm', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'lerp', 'lgamma', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logcumsumexp', 'logdet', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logit_', 'logspace', 'logsumexp', 'lt', 'lu_solve', 'lu_unpack', 'masked_fill', 'masked_scatter', 'masked_scatter_backward', 'masked_select', 'matmul', 'matrix_exp', 'matrix_power', 'max', 'max_pool1d', 'max_pool1d_with_indices', 'max_pool2d', 'max_pool3d', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nan_to_num_', 'nanmean', 'nanmedian', 'nansum', 'narrow', 'narrow_copy', 'native_batch_norm', 'native_batch_norm_backward', 'native_group_norm', 'native_group_norm_backward', 'native_layer_norm', 'native_layer_norm_backward', 'ne', 'neg', 'neg_', 'negative', 'negative_', 'nextafter', 'nonzero', 'nonzero_numpy', 'nonzero_static', 'ones', 'ones_like', 'orgqr', 'ormqr', 'outer', 'pairwise_distance', 'permute', 'permute_copy', 'pinverse', 'pixel_shuffle', 'pixel_unshuffle', 'poisson_nll_loss', 'polar', 'polygamma', 'positive', 'pow', 'prelu', 'prod', 'put', 'qr', 'rad2deg', 'rad2deg_', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'ravel', 'real', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'renorm', 'repeat_interleave', 'reshape', 'resize_as_', 'resolve_conj', 'resolve_neg', 'rms_norm', 'roll', 'rot90', 'round', 'round_', 'rsqrt', 'rsqrt_', 'rsub', 'scalar_tensor', 'scatter', 'scatter_add', 'scatter_reduce', 'searchsorted', 'select', 'select_scatter', 'selu', 'selu_', 'sgn', 'sigmoid', 'sigmoid_', 'sign', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'slice_scatter', 'slogdet', 'softmax', 'sort', 'split', 'split_with_sizes', 'split_with_sizes_copy', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'squeeze_copy', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'svd', 'swapaxes', 'swapdims', 't', 't_copy', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tensordot', 'threshold', 'threshold_', 'threshold_backward', 'tile', 'topk', 'trace', 'transpose', 'transpose_copy', 'trapezoid', 'trapz', 'triangular_solve', 'tril', 'tril_indices', 'triu', 'triu_indices', 'true_divide', 'trunc', 'trunc_', 'unbind', 'unbind_copy', 'unflatten', 'unfold_backward', 'unfold_copy', 'unique_consecutive', 'unique_dim', 'unique_dim_consecutive', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'unsqueeze_copy', 'var', 'var_mean', 'vdot', 'view_as_complex', 'view_as_real', 'view_copy', 'vsplit', 'vstack', 'where', 'xlogy', 'xlogy_', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_adaptive_avg_pool2d', '_adaptive_avg_pool3d', '_cdist_backward', '_cdist_forward', '_cholesky_solve_helper', '_chunk_cat', '_conj', '_conj_physical', '_convolution_mode', '_cummax_helper', '_cummin_helper', '_efficientzerotensor', '_euclidean_dist', '_fft_c2c', '_fft_c2r', '_fft_r2c', '_foobar', '_linalg_check_errors', '_linalg_det', '_linalg_eigh', '_linalg_slogdet', '_linalg_solve_ex', '_linalg_svd', '_log_softmax_backward_data', '_logcumsumexp', '_lu_with_info', '_neg_view', '_pdist_backward', '_pdist_forward', '_prelu_kernel', '_prelu_kernel_backward', '_safe_softmax', '_scaled_dot_product_attention_math', '_scaled_dot_product_flash_attention_for_cpu', '_scaled_dot_product_flash_attention_for_cpu_backward', '_softmax_backward_data', '_trilinear', '_unique', '_unique2', 'abs', 'abs_', 'absolute', 'acos', 'acos_', 'acosh', 'acosh_', 'adaptive_avg_pool1d', 'adaptive_max_pool1d', 'add', 'addbmm', 'addcdiv', 'addcmul', 'addmm', 'addmv', 'addmv_', 'addr', 'adjoint', 'alias', 'alias_copy', 'all', 'allclose', 'alpha_dropout', 'alpha_dropout_', 'amax', 'amin', 'aminmax', 'angle', 'any', 'arange', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'as_strided_copy', 'as_strided_scatter', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan_', 'atanh', 'atanh_', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'avg_pool1d', 'baddbmm', 'batch_norm', 'bernoulli', 'bilinear', 'binary_cross_entropy_with_logits', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'block_diag', 'bmm', 'broadcast_tensors', 'broadcast_to', 'bucketize', 'cartesian_prod', 'cat', 'cdist', 'ceil', 'ceil_', 'celu', 'celu_', 'channel_shuffle', 'cholesky', 'cholesky_inverse', 'cholesky_solve', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clone', 'column_stack', 'combinations', 'complex', 'conj', 'conj_physical', 'conj_physical_', 'constant_pad_nd', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'convolution', 'convolution_backward', 'copysign', 'cos', 'cos_', 'cosh', 'cosh_', 'cosine_embedding_loss', 'cosine_similarity', 'count_nonzero', 'cross', 'cummax', 'cummin', 'cumprod', 'cumsum', 'cumulative_trapezoid', 'deg2rad', 'deg2rad_', 'det', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_copy', 'diagonal_scatter', 'diff', 'digamma', 'dist', 'div', 'divide', 'dot', 'dropout', 'dropout_', 'dsplit', 'dstack', 'einsum', 'embedding', 'embedding_backward', 'embedding_dense_backward', 'embedding_renorm_', 'empty', 'empty_like', 'empty_permuted', 'empty_strided', 'eq', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'exp', 'exp2', 'exp2_', 'exp_', 'expand_copy', 'expm1', 'expm1_', 'eye', 'feature_alpha_dropout', 'feature_alpha_dropout_', 'feature_dropout', 'feature_dropout_', 'fill', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'fliplr', 'flipud', 'float_power', 'floor', 'floor_', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'frac_', 'frexp', 'full', 'full_like', 'gather', 'gcd', 'gcd_', 'ge', 'geqrf', 'group_norm', 'gt', 'hardshrink', 'hardshrink_backward', 'heaviside', 'hinge_embedding_loss', 'histc', 'hsplit', 'hstack', 'hypot', 'i0', 'i0_', 'igamma', 'igammac', 'imag', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_put_', 'index_select', 'inner', 'instance_norm', 'inverse', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isin', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'kl_div', 'kron', 'kthvalue', 'layer_norm', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'lerp', 'lgamma', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logcumsumexp', 'logdet', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logit_', 'logspace', 'logsumexp', 'lt', 'lu_solve', 'lu_unpack', 'margin_ranking_loss', 'masked_fill', 'masked_scatter', 'masked_scatter_backward', 'masked_select', 'matmul', 'matrix_exp', 'matrix_power', 'max', 'max_pool1d', 'max_pool1d_with_indices', 'max_pool2d', 'max_pool3d', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nan_to_num_', 'nanmean', 'nanmedian', 'nansum', 'narrow', 'narrow_copy', 'native_batch_norm', 'native_batch_norm_backward', 'native_channel_shuffle', 'native_group_norm', 'native_group_norm_backward', 'native_layer_norm', 'native_layer_norm_backward', 'ne', 'neg', 'neg_', 'negative', 'negative_', 'nextafter', 'nonzero', 'nonzero_numpy', 'nonzero_static', 'ones', 'ones_like', 'orgqr', 'ormqr', 'outer', 'pairwise_distance', 'pdist', 'permute', 'permute_copy', 'pinverse', 'pixel_shuffle', 'pixel_unshuffle', 'poisson_nll_loss', 'polar', 'polygamma', 'positive', 'pow', 'prelu', 'prod', 'put', 'qr', 'rad2deg', 'rad2deg_', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'ravel', 'real', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'renorm', 'repeat_interleave', 'reshape', 'resize_as_', 'resolve_conj', 'resolve_neg', 'rms_norm', 'roll', 'rot90', 'round', 'round_', 'rsqrt', 'rsqrt_', 'rsub', 'scalar_tensor', 'scatter', 'scatter_add', 'scatter_reduce', 'searchsorted', 'select', 'select_scatter', 'selu', 'selu_', 'sgn', 'sigmoid', 'sigmoid_', 'sign', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'slice_scatter', 'slogdet', 'softmax', 'sort', 'split', 'split_with_sizes', 'split_with_sizes_copy', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'squeeze_copy', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'svd', 'swapaxes', 'swapdims', 't', 't_copy', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tensordot', 'threshold', 'threshold_', 'threshold_backward', 'tile', 'topk', 'trace', 'transpose', 'transpose_copy', 'trapezoid', 'trapz', 'triangular_solve', 'tril', 'tril_indices', 'triplet_margin_loss', 'triu', 'triu_indices', 'true_divide', 'trunc', 'trunc_', 'unbind', 'unbind_copy', 'unflatten', 'unfold_backward', 'unfold_copy', 'unique_consecutive', 'unique_dim', 'unique_dim_consecutive', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'unsqueeze_copy', 'var', 'var_mean', 'vdot', 'view_as_complex', 'view_as_real', 'view_copy', 'vsplit', 'vstack', 'where', 'xlogy', 'xlogy_', 'zero_', 'zeros', 'zeros_like']

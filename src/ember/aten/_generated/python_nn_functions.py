@@ -17,6 +17,7 @@ from ember.aten.torch_function import handle_function, handle_method, handle_sel
 MODULE = 'ember.nn'  # the functions' module in a __torch_function__ error
 
 _op__adaptive_avg_pool2d_backward = handle("_adaptive_avg_pool2d_backward")
+_op__adaptive_avg_pool3d_backward = handle("_adaptive_avg_pool3d_backward")
 _op__pad_circular = handle("_pad_circular")
 _op__upsample_nearest_exact1d = handle("_upsample_nearest_exact1d")
 _op__upsample_nearest_exact1d_out = handle("_upsample_nearest_exact1d.out")
@@ -31,8 +32,11 @@ _op__upsample_nearest_exact3d_out = handle("_upsample_nearest_exact3d.out")
 _op__upsample_nearest_exact3d_vec = handle("_upsample_nearest_exact3d.vec")
 _op__upsample_nearest_exact3d_backward = handle("_upsample_nearest_exact3d_backward")
 _op_adaptive_avg_pool2d = handle("adaptive_avg_pool2d")
+_op_adaptive_avg_pool3d = handle("adaptive_avg_pool3d")
 _op_adaptive_max_pool2d = handle("adaptive_max_pool2d")
 _op_adaptive_max_pool2d_backward = handle("adaptive_max_pool2d_backward")
+_op_adaptive_max_pool3d = handle("adaptive_max_pool3d")
+_op_adaptive_max_pool3d_backward = handle("adaptive_max_pool3d_backward")
 _op_avg_pool2d = handle("avg_pool2d")
 _op_avg_pool2d_backward = handle("avg_pool2d_backward")
 _op_avg_pool3d = handle("avg_pool3d")
@@ -86,12 +90,19 @@ _op_max_pool2d_with_indices = handle("max_pool2d_with_indices")
 _op_max_pool2d_with_indices_backward = handle("max_pool2d_with_indices_backward")
 _op_max_pool3d_with_indices = handle("max_pool3d_with_indices")
 _op_max_pool3d_with_indices_backward = handle("max_pool3d_with_indices_backward")
+_op_max_unpool2d = handle("max_unpool2d")
+_op_max_unpool3d = handle("max_unpool3d")
 _op_mish = handle("mish")
 _op_mish_out = handle("mish.out")
 _op_mish_ = handle("mish_")
 _op_mish_backward = handle("mish_backward")
 _op_mse_loss = handle("mse_loss")
 _op_mse_loss_out = handle("mse_loss.out")
+_op_multi_margin_loss = handle("multi_margin_loss")
+_op_multi_margin_loss_backward = handle("multi_margin_loss_backward")
+_op_multilabel_margin_loss = handle("multilabel_margin_loss")
+_op_multilabel_margin_loss_backward = handle("multilabel_margin_loss_backward")
+_op_multilabel_margin_loss_forward = handle("multilabel_margin_loss_forward")
 _op_nll_loss = handle("nll_loss")
 _op_nll_loss_backward = handle("nll_loss_backward")
 _op_nll_loss_backward_grad_input = handle("nll_loss_backward.grad_input")
@@ -185,6 +196,32 @@ def _adaptive_avg_pool2d_backward(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(_adaptive_avg_pool2d_backward, _parser_f__adaptive_avg_pool2d_backward, args, kwargs, MODULE)
+
+
+
+_parser_f__adaptive_avg_pool3d_backward = PythonArgParser(
+    [
+        '_adaptive_avg_pool3d_backward(Tensor grad_output, Tensor input)',
+    ],
+)
+_tail_parser_f__adaptive_avg_pool3d_backward = [p.default for p in _parser_f__adaptive_avg_pool3d_backward.signatures[0].params[2:]]
+
+
+def _adaptive_avg_pool3d_backward(*args, **kwargs):
+    """_adaptive_avg_pool3d_backward(Tensor grad_output, Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f__adaptive_avg_pool3d_backward]
+        else:
+            index, v = _parser_f__adaptive_avg_pool3d_backward.parse(args, kwargs)
+        return _op__adaptive_avg_pool3d_backward.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_adaptive_avg_pool3d_backward, _parser_f__adaptive_avg_pool3d_backward, args, kwargs, MODULE)
 
 
 
@@ -382,6 +419,28 @@ def adaptive_avg_pool2d(*args, **kwargs):
 
 
 
+_parser_f_adaptive_avg_pool3d = PythonArgParser(
+    [
+        'adaptive_avg_pool3d(Tensor input, SymInt[3] output_size)',
+    ],
+)
+
+
+def adaptive_avg_pool3d(*args, **kwargs):
+    """adaptive_avg_pool3d(Tensor input, SymInt[3] output_size)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_adaptive_avg_pool3d.parse(args, kwargs)[1]
+        return _op_adaptive_avg_pool3d.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(adaptive_avg_pool3d, _parser_f_adaptive_avg_pool3d, args, kwargs, MODULE)
+
+
+
 _parser_f_adaptive_max_pool2d = PythonArgParser(
     [
         'adaptive_max_pool2d(Tensor input, int[2] output_size)',
@@ -427,6 +486,54 @@ def adaptive_max_pool2d_backward(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(adaptive_max_pool2d_backward, _parser_f_adaptive_max_pool2d_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_adaptive_max_pool3d = PythonArgParser(
+    [
+        'adaptive_max_pool3d(Tensor input, int[3] output_size)',
+    ],
+)
+
+
+def adaptive_max_pool3d(*args, **kwargs):
+    """adaptive_max_pool3d(Tensor input, int[3] output_size)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_adaptive_max_pool3d.parse(args, kwargs)[1]
+        return _op_adaptive_max_pool3d.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(adaptive_max_pool3d, _parser_f_adaptive_max_pool3d, args, kwargs, MODULE)
+
+
+
+_parser_f_adaptive_max_pool3d_backward = PythonArgParser(
+    [
+        'adaptive_max_pool3d_backward(Tensor grad_output, Tensor input, Tensor indices)',
+    ],
+)
+_tail_parser_f_adaptive_max_pool3d_backward = [p.default for p in _parser_f_adaptive_max_pool3d_backward.signatures[0].params[3:]]
+
+
+def adaptive_max_pool3d_backward(*args, **kwargs):
+    """adaptive_max_pool3d_backward(Tensor grad_output, Tensor input, Tensor indices)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 3 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])) and (args[2].__class__ is Tensor or plain_tensor(args[2])):
+            index, v = 0, [args[0], args[1], args[2], *_tail_parser_f_adaptive_max_pool3d_backward]
+        else:
+            index, v = _parser_f_adaptive_max_pool3d_backward.parse(args, kwargs)
+        return _op_adaptive_max_pool3d_backward.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(adaptive_max_pool3d_backward, _parser_f_adaptive_max_pool3d_backward, args, kwargs, MODULE)
 
 
 
@@ -1400,6 +1507,50 @@ def max_pool3d_with_indices_backward(*args, **kwargs):
 
 
 
+_parser_f_max_unpool2d = PythonArgParser(
+    [
+        'max_unpool2d(Tensor input, Tensor indices, SymInt[2] output_size)',
+    ],
+)
+
+
+def max_unpool2d(*args, **kwargs):
+    """max_unpool2d(Tensor input, Tensor indices, SymInt[2] output_size)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_max_unpool2d.parse(args, kwargs)[1]
+        return _op_max_unpool2d.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(max_unpool2d, _parser_f_max_unpool2d, args, kwargs, MODULE)
+
+
+
+_parser_f_max_unpool3d = PythonArgParser(
+    [
+        'max_unpool3d(Tensor input, Tensor indices, SymInt[3] output_size, int[3] stride, int[3] padding)',
+    ],
+)
+
+
+def max_unpool3d(*args, **kwargs):
+    """max_unpool3d(Tensor input, Tensor indices, SymInt[3] output_size, int[3] stride, int[3] padding)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_max_unpool3d.parse(args, kwargs)[1]
+        return _op_max_unpool3d.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(max_unpool3d, _parser_f_max_unpool3d, args, kwargs, MODULE)
+
+
+
 _parser_f_mish = PythonArgParser(
     [
         'mish(Tensor input, *, Tensor? out=None)',
@@ -1497,6 +1648,124 @@ def mse_loss(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(mse_loss, _parser_f_mse_loss, args, kwargs, MODULE)
+
+
+
+_parser_f_multi_margin_loss = PythonArgParser(
+    [
+        'multi_margin_loss(Tensor input, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int reduction=1)',
+    ],
+)
+_tail_parser_f_multi_margin_loss = [p.default for p in _parser_f_multi_margin_loss.signatures[0].params[2:]]
+
+
+def multi_margin_loss(*args, **kwargs):
+    """multi_margin_loss(Tensor input, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int reduction=1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_multi_margin_loss]
+        else:
+            index, v = _parser_f_multi_margin_loss.parse(args, kwargs)
+        return _op_multi_margin_loss.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(multi_margin_loss, _parser_f_multi_margin_loss, args, kwargs, MODULE)
+
+
+
+_parser_f_multi_margin_loss_backward = PythonArgParser(
+    [
+        'multi_margin_loss_backward(Tensor grad_output, Tensor input, Tensor target, Scalar p, Scalar margin, Tensor? weight=None, int reduction=1)',
+    ],
+)
+
+
+def multi_margin_loss_backward(*args, **kwargs):
+    """multi_margin_loss_backward(Tensor grad_output, Tensor input, Tensor target, Scalar p, Scalar margin, Tensor? weight=None, int reduction=1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_multi_margin_loss_backward.parse(args, kwargs)[1]
+        return _op_multi_margin_loss_backward.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(multi_margin_loss_backward, _parser_f_multi_margin_loss_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_multilabel_margin_loss = PythonArgParser(
+    [
+        'multilabel_margin_loss(Tensor input, Tensor target, int reduction=1)',
+    ],
+)
+_tail_parser_f_multilabel_margin_loss = [p.default for p in _parser_f_multilabel_margin_loss.signatures[0].params[2:]]
+
+
+def multilabel_margin_loss(*args, **kwargs):
+    """multilabel_margin_loss(Tensor input, Tensor target, int reduction=1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_multilabel_margin_loss]
+        else:
+            index, v = _parser_f_multilabel_margin_loss.parse(args, kwargs)
+        return _op_multilabel_margin_loss.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(multilabel_margin_loss, _parser_f_multilabel_margin_loss, args, kwargs, MODULE)
+
+
+
+_parser_f_multilabel_margin_loss_backward = PythonArgParser(
+    [
+        'multilabel_margin_loss_backward(Tensor grad_output, Tensor input, Tensor target, int reduction, Tensor is_target)',
+    ],
+)
+
+
+def multilabel_margin_loss_backward(*args, **kwargs):
+    """multilabel_margin_loss_backward(Tensor grad_output, Tensor input, Tensor target, int reduction, Tensor is_target)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_multilabel_margin_loss_backward.parse(args, kwargs)[1]
+        return _op_multilabel_margin_loss_backward.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(multilabel_margin_loss_backward, _parser_f_multilabel_margin_loss_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_multilabel_margin_loss_forward = PythonArgParser(
+    [
+        'multilabel_margin_loss_forward(Tensor input, Tensor target, int reduction)',
+    ],
+)
+
+
+def multilabel_margin_loss_forward(*args, **kwargs):
+    """multilabel_margin_loss_forward(Tensor input, Tensor target, int reduction)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_multilabel_margin_loss_forward.parse(args, kwargs)[1]
+        return _op_multilabel_margin_loss_forward.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(multilabel_margin_loss_forward, _parser_f_multilabel_margin_loss_forward, args, kwargs, MODULE)
 
 
 
@@ -2577,4 +2846,4 @@ def upsample_trilinear3d_backward(*args, **kwargs):
     return handle_function(upsample_trilinear3d_backward, _parser_f_upsample_trilinear3d_backward, args, kwargs, MODULE)
 
 
-__all__ = ['_adaptive_avg_pool2d_backward', '_pad_circular', '_upsample_nearest_exact1d', '_upsample_nearest_exact1d_backward', '_upsample_nearest_exact2d', '_upsample_nearest_exact2d_backward', '_upsample_nearest_exact3d', '_upsample_nearest_exact3d_backward', 'adaptive_avg_pool2d', 'adaptive_max_pool2d', 'adaptive_max_pool2d_backward', 'avg_pool2d', 'avg_pool2d_backward', 'avg_pool3d', 'avg_pool3d_backward', 'binary_cross_entropy', 'binary_cross_entropy_backward', 'col2im', 'cross_entropy_loss', 'elu', 'elu_', 'elu_backward', 'gelu', 'gelu_', 'gelu_backward', 'glu', 'glu_backward', 'hardsigmoid', 'hardsigmoid_', 'hardsigmoid_backward', 'hardswish', 'hardswish_', 'hardswish_backward', 'hardtanh', 'hardtanh_', 'hardtanh_backward', 'huber_loss', 'huber_loss_backward', 'im2col', 'l1_loss', 'leaky_relu', 'leaky_relu_', 'leaky_relu_backward', 'linear', 'log_sigmoid', 'log_sigmoid_backward', 'log_sigmoid_forward', 'max_pool2d_with_indices', 'max_pool2d_with_indices_backward', 'max_pool3d_with_indices', 'max_pool3d_with_indices_backward', 'mish', 'mish_', 'mish_backward', 'mse_loss', 'nll_loss', 'nll_loss_backward', 'nll_loss_forward', 'one_hot', 'pad', 'reflection_pad1d', 'reflection_pad1d_backward', 'reflection_pad2d', 'reflection_pad2d_backward', 'reflection_pad3d', 'reflection_pad3d_backward', 'relu6', 'relu6_', 'replication_pad1d', 'replication_pad1d_backward', 'replication_pad2d', 'replication_pad2d_backward', 'replication_pad3d', 'replication_pad3d_backward', 'scaled_dot_product_attention', 'silu', 'silu_', 'silu_backward', 'smooth_l1_loss', 'smooth_l1_loss_backward', 'soft_margin_loss', 'soft_margin_loss_backward', 'softplus', 'softplus_backward', 'softshrink', 'softshrink_backward', 'upsample_bicubic2d', 'upsample_bicubic2d_backward', 'upsample_bilinear2d', 'upsample_bilinear2d_backward', 'upsample_linear1d', 'upsample_linear1d_backward', 'upsample_nearest1d', 'upsample_nearest1d_backward', 'upsample_nearest2d', 'upsample_nearest2d_backward', 'upsample_nearest3d', 'upsample_nearest3d_backward', 'upsample_trilinear3d', 'upsample_trilinear3d_backward']
+__all__ = ['_adaptive_avg_pool2d_backward', '_adaptive_avg_pool3d_backward', '_pad_circular', '_upsample_nearest_exact1d', '_upsample_nearest_exact1d_backward', '_upsample_nearest_exact2d', '_upsample_nearest_exact2d_backward', '_upsample_nearest_exact3d', '_upsample_nearest_exact3d_backward', 'adaptive_avg_pool2d', 'adaptive_avg_pool3d', 'adaptive_max_pool2d', 'adaptive_max_pool2d_backward', 'adaptive_max_pool3d', 'adaptive_max_pool3d_backward', 'avg_pool2d', 'avg_pool2d_backward', 'avg_pool3d', 'avg_pool3d_backward', 'binary_cross_entropy', 'binary_cross_entropy_backward', 'col2im', 'cross_entropy_loss', 'elu', 'elu_', 'elu_backward', 'gelu', 'gelu_', 'gelu_backward', 'glu', 'glu_backward', 'hardsigmoid', 'hardsigmoid_', 'hardsigmoid_backward', 'hardswish', 'hardswish_', 'hardswish_backward', 'hardtanh', 'hardtanh_', 'hardtanh_backward', 'huber_loss', 'huber_loss_backward', 'im2col', 'l1_loss', 'leaky_relu', 'leaky_relu_', 'leaky_relu_backward', 'linear', 'log_sigmoid', 'log_sigmoid_backward', 'log_sigmoid_forward', 'max_pool2d_with_indices', 'max_pool2d_with_indices_backward', 'max_pool3d_with_indices', 'max_pool3d_with_indices_backward', 'max_unpool2d', 'max_unpool3d', 'mish', 'mish_', 'mish_backward', 'mse_loss', 'multi_margin_loss', 'multi_margin_loss_backward', 'multilabel_margin_loss', 'multilabel_margin_loss_backward', 'multilabel_margin_loss_forward', 'nll_loss', 'nll_loss_backward', 'nll_loss_forward', 'one_hot', 'pad', 'reflection_pad1d', 'reflection_pad1d_backward', 'reflection_pad2d', 'reflection_pad2d_backward', 'reflection_pad3d', 'reflection_pad3d_backward', 'relu6', 'relu6_', 'replication_pad1d', 'replication_pad1d_backward', 'replication_pad2d', 'replication_pad2d_backward', 'replication_pad3d', 'replication_pad3d_backward', 'scaled_dot_product_attention', 'silu', 'silu_', 'silu_backward', 'smooth_l1_loss', 'smooth_l1_loss_backward', 'soft_margin_loss', 'soft_margin_loss_backward', 'softplus', 'softplus_backward', 'softshrink', 'softshrink_backward', 'upsample_bicubic2d', 'upsample_bicubic2d_backward', 'upsample_bilinear2d', 'upsample_bilinear2d_backward', 'upsample_linear1d', 'upsample_linear1d_backward', 'upsample_nearest1d', 'upsample_nearest1d_backward', 'upsample_nearest2d', 'upsample_nearest2d_backward', 'upsample_nearest3d', 'upsample_nearest3d_backward', 'upsample_trilinear3d', 'upsample_trilinear3d_backward']

@@ -21,6 +21,7 @@ from .binary_composites import *  # noqa: F403
 from .binary_float import *  # noqa: F403
 from .bitwise import *  # noqa: F403
 from .bucketing import *  # noqa: F403
+from .channel_shuffle import *  # noqa: F403
 from .chunk_cat import *  # noqa: F403
 from .compare import *  # noqa: F403
 from .complex import *  # noqa: F403
@@ -31,6 +32,7 @@ from .conv_composite import *  # noqa: F403
 from .convolution import *  # noqa: F403
 from .copy import *  # noqa: F403
 from .cumulative import *  # noqa: F403
+from .distance import *  # noqa: F403
 from .dropout_variants import *  # noqa: F403
 from .embedding import *  # noqa: F403
 from .factories import *  # noqa: F403
@@ -60,6 +62,7 @@ from .linalg_products import *  # noqa: F403
 from .linalg_triangular import *  # noqa: F403
 from .logspace import *  # noqa: F403
 from .loss import *  # noqa: F403
+from .loss_margin import *  # noqa: F403
 from .loss_more import *  # noqa: F403
 from .matrix_exp import *  # noqa: F403
 from .misc_ops import *  # noqa: F403
@@ -71,6 +74,7 @@ from .pointwise import *  # noqa: F403  # noqa: F403
 from .pointwise_select import *  # noqa: F403  # noqa: F403
 from .pointwise_ternary import *  # noqa: F403
 from .pooling import *  # noqa: F403
+from .pooling3d_unpool import *  # noqa: F403
 from .pooling_composite import *  # noqa: F403
 from .random_fill import *  # noqa: F403
 from .randperm import *  # noqa: F403

@@ -22179,6 +22179,384 @@ def linalg_householder_product_out(ks, input, tau, out):
     return result
 
 
+__pdist_forward = handle("_pdist_forward")
+
+
+def _pdist_forward(ks, self, p):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.PdistBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_p = p
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __pdist_forward.redispatch(ks & AFTER_AUTOGRAD, self, p)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+__pdist_backward = handle("_pdist_backward")
+
+
+def _pdist_backward(ks, grad, self, p, pdist):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad._requires_grad or self._requires_grad or pdist._requires_grad)
+    if requires:
+        node = nodes.PdistBackwardBackward0()
+        node._next_edges = (gradient_edge(grad), gradient_edge(self), gradient_edge(pdist))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __pdist_backward.redispatch(ks & AFTER_AUTOGRAD, grad, self, p, pdist)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+__euclidean_dist = handle("_euclidean_dist")
+
+
+def _euclidean_dist(ks, x1, x2):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (x1._requires_grad or x2._requires_grad)
+    if requires:
+        node = nodes.EuclideanDistBackward0()
+        node._next_edges = (gradient_edge(x1), gradient_edge(x2))
+        node._raw_saved_x1 = SavedVariable(x1)
+        node._raw_saved_x2 = SavedVariable(x2)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __euclidean_dist.redispatch(ks & AFTER_AUTOGRAD, x1, x2)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+__cdist_forward = handle("_cdist_forward")
+
+
+def _cdist_forward(ks, x1, x2, p, compute_mode):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (x1._requires_grad or x2._requires_grad)
+    if requires:
+        node = nodes.CdistBackward0()
+        node._next_edges = (gradient_edge(x1), gradient_edge(x2))
+        node._saved_p = p
+        node._raw_saved_x1 = SavedVariable(x1)
+        node._raw_saved_x2 = SavedVariable(x2)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __cdist_forward.redispatch(ks & AFTER_AUTOGRAD, x1, x2, p, compute_mode)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+__cdist_backward = handle("_cdist_backward")
+
+
+def _cdist_backward(ks, grad, x1, x2, p, cdist):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad._requires_grad or x1._requires_grad or x2._requires_grad or cdist._requires_grad)
+    if requires:
+        node = nodes.CdistBackwardBackward0()
+        node._next_edges = (gradient_edge(grad), gradient_edge(x1), gradient_edge(x2), gradient_edge(cdist))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __cdist_backward.redispatch(ks & AFTER_AUTOGRAD, grad, x1, x2, p, cdist)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_channel_shuffle = handle("channel_shuffle")
+
+
+def channel_shuffle(ks, self, groups):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.ChannelShuffleBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_groups = groups
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _channel_shuffle.redispatch(ks & AFTER_AUTOGRAD, self, groups)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_native_channel_shuffle = handle("native_channel_shuffle")
+
+
+def native_channel_shuffle(ks, self, groups):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::native_channel_shuffle")
+        node._next_edges = requiring_edges(self,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _native_channel_shuffle.redispatch(ks & AFTER_AUTOGRAD, self, groups)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_multi_margin_loss = handle("multi_margin_loss")
+
+
+def multi_margin_loss(ks, self, target, p, margin, weight, reduction):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and ((weight is not None and weight._requires_grad)):
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(fn="multi_margin_loss", arg="weight"))
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.MultiMarginLossBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_margin = margin
+        node._saved_p = p
+        node._saved_reduction = reduction
+        node._raw_saved_self = SavedVariable(self)
+        node._raw_saved_target = SavedVariable(target)
+        node._raw_saved_weight = SavedVariable(weight)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _multi_margin_loss.redispatch(ks & AFTER_AUTOGRAD, self, target, p, margin, weight, reduction)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_multi_margin_loss_backward = handle("multi_margin_loss_backward")
+
+
+def multi_margin_loss_backward(ks, grad_output, self, target, p, margin, weight, reduction):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad or target._requires_grad or (weight is not None and weight._requires_grad))
+    if requires:
+        node = NotImplementedNode("aten::multi_margin_loss_backward")
+        node._next_edges = requiring_edges(grad_output, self, target, weight)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _multi_margin_loss_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, target, p, margin, weight, reduction)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_multilabel_margin_loss_forward = handle("multilabel_margin_loss_forward")
+
+
+def multilabel_margin_loss_forward(ks, self, target, reduction):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.MultilabelMarginLossBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_reduction = reduction
+        node._raw_saved_self = SavedVariable(self)
+        node._raw_saved_target = SavedVariable(target)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _multilabel_margin_loss_forward.redispatch(ks & AFTER_AUTOGRAD, self, target, reduction)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+        node._raw_saved_is_target = SavedVariable(result[1], True)
+    return result
+
+
+_multilabel_margin_loss_backward = handle("multilabel_margin_loss_backward")
+
+
+def multilabel_margin_loss_backward(ks, grad_output, self, target, reduction, is_target):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad or target._requires_grad or is_target._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::multilabel_margin_loss_backward")
+        node._next_edges = requiring_edges(grad_output, self, target, is_target)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _multilabel_margin_loss_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, target, reduction, is_target)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+__adaptive_avg_pool3d = handle("_adaptive_avg_pool3d")
+
+
+def _adaptive_avg_pool3d(ks, self, output_size):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.AdaptiveAvgPool3DBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __adaptive_avg_pool3d.redispatch(ks & AFTER_AUTOGRAD, self, output_size)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+__adaptive_avg_pool3d_backward = handle("_adaptive_avg_pool3d_backward")
+
+
+def _adaptive_avg_pool3d_backward(ks, grad_output, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
+    if requires:
+        node = nodes.AdaptiveAvgPool3DBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self))
+        if node.should_compute_output(0):
+            node._saved_grad_output_sizes = grad_output._sizes
+        if node.should_compute_output(1):
+            node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __adaptive_avg_pool3d_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_adaptive_max_pool3d = handle("adaptive_max_pool3d")
+
+
+def adaptive_max_pool3d(ks, self, output_size):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.AdaptiveMaxPool3DBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _adaptive_max_pool3d.redispatch(ks & AFTER_AUTOGRAD, self, output_size)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+        node._raw_saved_result1 = SavedVariable(result[1], True)
+    return result
+
+
+_adaptive_max_pool3d_backward = handle("adaptive_max_pool3d_backward")
+
+
+def adaptive_max_pool3d_backward(ks, grad_output, self, indices):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (indices._requires_grad):
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(fn="adaptive_max_pool3d_backward", arg="indices"))
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
+    if requires:
+        node = nodes.AdaptiveMaxPool3DBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self))
+        if node.should_compute_output(0):
+            node._raw_saved_indices = SavedVariable(indices)
+        if node.should_compute_output(1):
+            node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _adaptive_max_pool3d_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, indices)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_max_unpool2d = handle("max_unpool2d")
+
+
+def max_unpool2d(ks, self, indices, output_size):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.MaxUnpool2DBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_indices = SavedVariable(indices)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _max_unpool2d.redispatch(ks & AFTER_AUTOGRAD, self, indices, output_size)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_max_unpool3d = handle("max_unpool3d")
+
+
+def max_unpool3d(ks, self, indices, output_size, stride, padding):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.MaxUnpool3DBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_indices = SavedVariable(indices)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _max_unpool3d.redispatch(ks & AFTER_AUTOGRAD, self, indices, output_size, stride, padding)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -23311,3 +23689,20 @@ impl("ormqr.out", "Autograd", ormqr_out, keyset_arg="raw")
 impl("ormqr", "Autograd", ormqr, keyset_arg="raw")
 impl("linalg_householder_product", "Autograd", linalg_householder_product, keyset_arg="raw")
 impl("linalg_householder_product.out", "Autograd", linalg_householder_product_out, keyset_arg="raw")
+impl("_pdist_forward", "Autograd", _pdist_forward, keyset_arg="raw")
+impl("_pdist_backward", "Autograd", _pdist_backward, keyset_arg="raw")
+impl("_euclidean_dist", "Autograd", _euclidean_dist, keyset_arg="raw")
+impl("_cdist_forward", "Autograd", _cdist_forward, keyset_arg="raw")
+impl("_cdist_backward", "Autograd", _cdist_backward, keyset_arg="raw")
+impl("channel_shuffle", "Autograd", channel_shuffle, keyset_arg="raw")
+impl("native_channel_shuffle", "Autograd", native_channel_shuffle, keyset_arg="raw")
+impl("multi_margin_loss", "Autograd", multi_margin_loss, keyset_arg="raw")
+impl("multi_margin_loss_backward", "Autograd", multi_margin_loss_backward, keyset_arg="raw")
+impl("multilabel_margin_loss_forward", "Autograd", multilabel_margin_loss_forward, keyset_arg="raw")
+impl("multilabel_margin_loss_backward", "Autograd", multilabel_margin_loss_backward, keyset_arg="raw")
+impl("_adaptive_avg_pool3d", "Autograd", _adaptive_avg_pool3d, keyset_arg="raw")
+impl("_adaptive_avg_pool3d_backward", "Autograd", _adaptive_avg_pool3d_backward, keyset_arg="raw")
+impl("adaptive_max_pool3d", "Autograd", adaptive_max_pool3d, keyset_arg="raw")
+impl("adaptive_max_pool3d_backward", "Autograd", adaptive_max_pool3d_backward, keyset_arg="raw")
+impl("max_unpool2d", "Autograd", max_unpool2d, keyset_arg="raw")
+impl("max_unpool3d", "Autograd", max_unpool3d, keyset_arg="raw")

@@ -25,6 +25,7 @@ from ember.autograd.formulas import (
     binary_cross_entropy_with_logits_target_backward,
     block_diag_backward,
     cat_tensors_backward,
+    cdist_backward_x2,
     cholesky_backward,
     cholesky_inverse_backward,
     cholesky_solve_backward,
@@ -48,6 +49,7 @@ from ember.autograd.formulas import (
     elu_backward,
     elu_double_backward,
     embedding_dense_double_backward,
+    euclidean_dist_backward,
     evenly_distribute_backward,
     fft_c2c_backward,
     fft_c2r_backward,
@@ -10023,3 +10025,318 @@ class LinalgHouseholderProductBackward0(GeneratedNode):
         else:
             grad_0 = grad_1 = None
         return [grad_0, grad_1]
+
+
+class PdistBackward0(GeneratedNode):
+    """Backward of aten::_pdist_forward."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result')
+    _saved_p = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        p = node._saved_p
+        self = _unpack(node._raw_saved_self, node)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at._pdist_backward(grad, self, p, result)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class PdistBackwardBackward0(GeneratedNode):
+    """Backward of aten::_pdist_backward."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad_input_mask = [node._next_edges[0][0] is not None, node._next_edges[1][0] is not None, node._next_edges[2][0] is not None]
+        if any(grad_input_mask):
+            grad_0, grad_1, grad_2, = not_implemented("_pdist_backward")
+        else:
+            grad_0 = grad_1 = grad_2 = None
+        return [grad_0, grad_1, grad_2]
+
+
+class EuclideanDistBackward0(GeneratedNode):
+    """Backward of aten::_euclidean_dist."""
+
+    _saved_variables = ('_raw_saved_x1', '_raw_saved_x2', '_raw_saved_result')
+    _raw_saved_x1 = None
+    _saved_x1 = SavedTensor('_raw_saved_x1')
+    _raw_saved_x2 = None
+    _saved_x2 = SavedTensor('_raw_saved_x2')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        x1 = _unpack(node._raw_saved_x1, node)
+        x2 = _unpack(node._raw_saved_x2, node)
+        result = _unpack(node._raw_saved_result, node)
+        grad_input_mask = [node._next_edges[0][0] is not None, node._next_edges[1][0] is not None]
+        if any(grad_input_mask):
+            grad_0, grad_1, = euclidean_dist_backward(grad, x1, x2, result)
+        else:
+            grad_0 = grad_1 = None
+        return [grad_0, grad_1]
+
+
+class CdistBackward0(GeneratedNode):
+    """Backward of aten::_cdist_forward."""
+
+    _saved_variables = ('_raw_saved_x1', '_raw_saved_x2', '_raw_saved_result')
+    _saved_p = None
+    _raw_saved_x1 = None
+    _saved_x1 = SavedTensor('_raw_saved_x1')
+    _raw_saved_x2 = None
+    _saved_x2 = SavedTensor('_raw_saved_x2')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        p = node._saved_p
+        x1 = _unpack(node._raw_saved_x1, node)
+        x2 = _unpack(node._raw_saved_x2, node)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at._cdist_backward(grad.contiguous(), x1, x2, p, result)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = cdist_backward_x2(grad, x1, x2, p, result)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class CdistBackwardBackward0(GeneratedNode):
+    """Backward of aten::_cdist_backward."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad_input_mask = [node._next_edges[0][0] is not None, node._next_edges[1][0] is not None, node._next_edges[2][0] is not None, node._next_edges[3][0] is not None]
+        if any(grad_input_mask):
+            grad_0, grad_1, grad_2, grad_3, = not_implemented("_cdist_backward")
+        else:
+            grad_0 = grad_1 = grad_2 = grad_3 = None
+        return [grad_0, grad_1, grad_2, grad_3]
+
+
+class ChannelShuffleBackward0(GeneratedNode):
+    """Backward of aten::channel_shuffle."""
+
+    _saved_variables = ()
+    _saved_groups = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        groups = node._saved_groups
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.channel_shuffle(grad, grad.size(1) // groups)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class MultiMarginLossBackward0(GeneratedNode):
+    """Backward of aten::multi_margin_loss."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_target', '_raw_saved_weight')
+    _saved_margin = None
+    _saved_p = None
+    _saved_reduction = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_target = None
+    _saved_target = SavedTensor('_raw_saved_target')
+    _raw_saved_weight = None
+    _saved_weight = SavedTensor('_raw_saved_weight')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        margin = node._saved_margin
+        p = node._saved_p
+        reduction = node._saved_reduction
+        self = _unpack(node._raw_saved_self, node)
+        target = _unpack(node._raw_saved_target, node)
+        weight = _unpack(node._raw_saved_weight, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.multi_margin_loss_backward(grad, self, target, p, margin, weight, reduction)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class MultilabelMarginLossBackward0(GeneratedNode):
+    """Backward of aten::multilabel_margin_loss_forward."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_target', '_raw_saved_is_target')
+    _saved_reduction = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_target = None
+    _saved_target = SavedTensor('_raw_saved_target')
+    _raw_saved_is_target = None
+    _saved_is_target = SavedTensor('_raw_saved_is_target')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        reduction = node._saved_reduction
+        self = _unpack(node._raw_saved_self, node)
+        target = _unpack(node._raw_saved_target, node)
+        is_target = _unpack(node._raw_saved_is_target, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.multilabel_margin_loss_backward(grad, self, target, reduction, is_target)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class AdaptiveAvgPool3DBackward0(GeneratedNode):
+    """Backward of aten::_adaptive_avg_pool3d."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at._adaptive_avg_pool3d_backward(grad, self)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class AdaptiveAvgPool3DBackwardBackward0(GeneratedNode):
+    """Backward of aten::_adaptive_avg_pool3d_backward."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_grad_output_sizes = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        grad_output_sizes = node._saved_grad_output_sizes
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at._adaptive_avg_pool3d(grad, list(grad_output_sizes[-3:]))
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = zeros_like(self)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class AdaptiveMaxPool3DBackward0(GeneratedNode):
+    """Backward of aten::adaptive_max_pool3d."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result1')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result1 = None
+    _saved_result1 = SavedTensor('_raw_saved_result1')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        result1 = _unpack(node._raw_saved_result1, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.adaptive_max_pool3d_backward(grad, self, result1)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class AdaptiveMaxPool3DBackwardBackward0(GeneratedNode):
+    """Backward of aten::adaptive_max_pool3d_backward."""
+
+    _saved_variables = ('_raw_saved_indices', '_raw_saved_self')
+    _raw_saved_indices = None
+    _saved_indices = SavedTensor('_raw_saved_indices')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        indices = _unpack(node._raw_saved_indices, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = max_pool_double_backward(grad, indices, 3)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = zeros_like(self)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class MaxUnpool2DBackward0(GeneratedNode):
+    """Backward of aten::max_unpool2d."""
+
+    _saved_variables = ('_raw_saved_indices',)
+    _raw_saved_indices = None
+    _saved_indices = SavedTensor('_raw_saved_indices')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        indices = _unpack(node._raw_saved_indices, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = max_pool_double_backward(grad, indices, 2)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class MaxUnpool3DBackward0(GeneratedNode):
+    """Backward of aten::max_unpool3d."""
+
+    _saved_variables = ('_raw_saved_indices',)
+    _raw_saved_indices = None
+    _saved_indices = SavedTensor('_raw_saved_indices')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        indices = _unpack(node._raw_saved_indices, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = max_pool_double_backward(grad, indices, 3)
+        else:
+            grad_0 = None
+        return [grad_0]

@@ -75,3 +75,12 @@ from ember.nn.modules import upsampling as _upsampling  # noqa: E402
 from ember.nn.modules.upsampling import *  # noqa: E402,F401,F403
 
 __all__ += _upsampling.__all__
+
+from ember.nn.modules import distance as _distance  # noqa: E402
+from ember.nn.modules import loss_margin as _loss_margin  # noqa: E402
+from ember.nn.modules import pool3d_unpool as _pool3d_unpool  # noqa: E402
+from ember.nn.modules.distance import *  # noqa: E402,F401,F403
+from ember.nn.modules.loss_margin import *  # noqa: E402,F401,F403
+from ember.nn.modules.pool3d_unpool import *  # noqa: E402,F401,F403
+
+__all__ += _distance.__all__ + _loss_margin.__all__ + _pool3d_unpool.__all__

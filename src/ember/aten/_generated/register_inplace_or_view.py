@@ -7357,6 +7357,118 @@ def linalg_solve_triangular_out(keyset, self, B, upper, left, unitriangular, out
     return finish_inplace(result, out)
 
 
+_cauchy_ = handle("cauchy_")
+
+
+def cauchy_(keyset, self, median, sigma, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _cauchy_.redispatch(keyset & AFTER, self, median, sigma, generator)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_log_normal_ = handle("log_normal_")
+
+
+def log_normal_(keyset, self, mean, std, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _log_normal_.redispatch(keyset & AFTER, self, mean, std, generator)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_exponential_ = handle("exponential_")
+
+
+def exponential_(keyset, self, lambd, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _exponential_.redispatch(keyset & AFTER, self, lambd, generator)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_geometric_ = handle("geometric_")
+
+
+def geometric_(keyset, self, p, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _geometric_.redispatch(keyset & AFTER, self, p, generator)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_normal_Tensor_float_out = handle("normal.Tensor_float_out")
+
+
+def normal_Tensor_float_out(keyset, mean, std, generator, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _normal_Tensor_float_out.redispatch(keyset & AFTER, mean, std, generator, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_normal_float_Tensor_out = handle("normal.float_Tensor_out")
+
+
+def normal_float_Tensor_out(keyset, mean, std, generator, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _normal_float_Tensor_out.redispatch(keyset & AFTER, mean, std, generator, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_normal_Tensor_Tensor_out = handle("normal.Tensor_Tensor_out")
+
+
+def normal_Tensor_Tensor_out(keyset, mean, std, generator, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _normal_Tensor_Tensor_out.redispatch(keyset & AFTER, mean, std, generator, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_normal_float_float_out = handle("normal.float_float_out")
+
+
+def normal_float_float_out(keyset, mean, std, size, generator, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _normal_float_float_out.redispatch(keyset & AFTER, mean, std, size, generator, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
 impl("_conj", "ADInplaceOrView", _conj, keyset_arg="raw")
@@ -7882,3 +7994,11 @@ impl("fft_rfftfreq.out", "ADInplaceOrView", fft_rfftfreq_out, keyset_arg="raw")
 impl("linalg_eig.out", "ADInplaceOrView", linalg_eig_out, keyset_arg="raw")
 impl("linalg_eigvals.out", "ADInplaceOrView", linalg_eigvals_out, keyset_arg="raw")
 impl("linalg_solve_triangular.out", "ADInplaceOrView", linalg_solve_triangular_out, keyset_arg="raw")
+impl("cauchy_", "ADInplaceOrView", cauchy_, keyset_arg="raw")
+impl("log_normal_", "ADInplaceOrView", log_normal_, keyset_arg="raw")
+impl("exponential_", "ADInplaceOrView", exponential_, keyset_arg="raw")
+impl("geometric_", "ADInplaceOrView", geometric_, keyset_arg="raw")
+impl("normal.Tensor_float_out", "ADInplaceOrView", normal_Tensor_float_out, keyset_arg="raw")
+impl("normal.float_Tensor_out", "ADInplaceOrView", normal_float_Tensor_out, keyset_arg="raw")
+impl("normal.Tensor_Tensor_out", "ADInplaceOrView", normal_Tensor_Tensor_out, keyset_arg="raw")
+impl("normal.float_float_out", "ADInplaceOrView", normal_float_float_out, keyset_arg="raw")

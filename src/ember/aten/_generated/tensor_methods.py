@@ -134,6 +134,7 @@ _op_bitwise_xor__Scalar = handle("bitwise_xor_.Scalar")
 _op_bitwise_xor__Tensor = handle("bitwise_xor_.Tensor")
 _op_bmm = handle("bmm")
 _op_broadcast_to = handle("broadcast_to")
+_op_cauchy_ = handle("cauchy_")
 _op_ceil = handle("ceil")
 _op_ceil_ = handle("ceil_")
 _op_chunk = handle("chunk")
@@ -219,6 +220,7 @@ _op_expand = handle("expand")
 _op_expand_as = handle("expand_as")
 _op_expm1 = handle("expm1")
 _op_expm1_ = handle("expm1_")
+_op_exponential_ = handle("exponential_")
 _op_fill__Scalar = handle("fill_.Scalar")
 _op_fill__Tensor = handle("fill_.Tensor")
 _op_fix = handle("fix")
@@ -253,6 +255,7 @@ _op_ge_Scalar = handle("ge.Scalar")
 _op_ge_Tensor = handle("ge.Tensor")
 _op_ge__Scalar = handle("ge_.Scalar")
 _op_ge__Tensor = handle("ge_.Tensor")
+_op_geometric_ = handle("geometric_")
 _op_gt_Scalar = handle("gt.Scalar")
 _op_gt_Tensor = handle("gt.Tensor")
 _op_gt__Scalar = handle("gt_.Scalar")
@@ -319,6 +322,7 @@ _op_log1p_ = handle("log1p_")
 _op_log2 = handle("log2")
 _op_log2_ = handle("log2_")
 _op_log_ = handle("log_")
+_op_log_normal_ = handle("log_normal_")
 _op_log_softmax_int = handle("log_softmax.int")
 _op_logaddexp = handle("logaddexp")
 _op_logaddexp2 = handle("logaddexp2")
@@ -2887,6 +2891,28 @@ def broadcast_to(self, *args, **kwargs):
 
 
 
+_parser_m_cauchy_ = PythonArgParser(
+    [
+        'cauchy_(float median=0., float sigma=1., *, Generator? generator=None)',
+    ],
+)
+
+
+def cauchy_(self, *args, **kwargs):
+    """cauchy_(float median=0., float sigma=1., *, Generator? generator=None)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_cauchy_.parse(args, kwargs, self=self)[1]
+        return _op_cauchy_.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(cauchy_, _parser_m_cauchy_, self, args, kwargs)
+
+
+
 _parser_m_ceil = PythonArgParser(
     [
         'ceil()',
@@ -4402,6 +4428,28 @@ def expm1_(self, *args, **kwargs):
 
 
 
+_parser_m_exponential_ = PythonArgParser(
+    [
+        'exponential_(float lambd=1., *, Generator? generator=None)',
+    ],
+)
+
+
+def exponential_(self, *args, **kwargs):
+    """exponential_(float lambd=1., *, Generator? generator=None)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_exponential_.parse(args, kwargs, self=self)[1]
+        return _op_exponential_.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(exponential_, _parser_m_exponential_, self, args, kwargs)
+
+
+
 _parser_m_fill_ = PythonArgParser(
     [
         'fill_(Tensor value)',
@@ -5010,6 +5058,28 @@ def ge_(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(ge_, _parser_m_ge_, self, args, kwargs)
+
+
+
+_parser_m_geometric_ = PythonArgParser(
+    [
+        'geometric_(float p, *, Generator? generator=None)',
+    ],
+)
+
+
+def geometric_(self, *args, **kwargs):
+    """geometric_(float p, *, Generator? generator=None)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_geometric_.parse(args, kwargs, self=self)[1]
+        return _op_geometric_.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(geometric_, _parser_m_geometric_, self, args, kwargs)
 
 
 
@@ -6382,6 +6452,28 @@ def log_(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_self(log_, 'ember.Tensor.log_', self, args, kwargs)
+
+
+
+_parser_m_log_normal_ = PythonArgParser(
+    [
+        'log_normal_(float mean=1., float std=2., *, Generator? generator=None)',
+    ],
+)
+
+
+def log_normal_(self, *args, **kwargs):
+    """log_normal_(float mean=1., float std=2., *, Generator? generator=None)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_log_normal_.parse(args, kwargs, self=self)[1]
+        return _op_log_normal_.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(log_normal_, _parser_m_log_normal_, self, args, kwargs)
 
 
 
@@ -10850,4 +10942,4 @@ def zero_(self, *args, **kwargs):
     return handle_self(zero_, 'ember.Tensor.zero_', self, args, kwargs)
 
 
-__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', '_conj', '_neg_view', 'abs', 'abs_', 'absolute', 'absolute_', 'acos', 'acos_', 'acosh', 'acosh_', 'add', 'add_', 'addbmm', 'addbmm_', 'addcdiv', 'addcdiv_', 'addcmul', 'addcmul_', 'addmm', 'addmm_', 'addmv', 'addmv_', 'addr', 'addr_', 'alias', 'all', 'allclose', 'amax', 'amin', 'aminmax', 'angle', 'any', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan2_', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan2_', 'atan_', 'atanh', 'atanh_', 'baddbmm', 'baddbmm_', 'bernoulli', 'bernoulli_', 'bincount', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'broadcast_to', 'ceil', 'ceil_', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'contiguous', 'copysign', 'copysign_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cummax', 'cummin', 'cumprod', 'cumprod_', 'cumsum', 'cumsum_', 'deg2rad', 'deg2rad_', 'det', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_scatter', 'diff', 'digamma', 'digamma_', 'dist', 'div', 'div_', 'divide', 'divide_', 'dot', 'dsplit', 'eq', 'eq_', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'erfinv_', 'exp', 'exp2', 'exp2_', 'exp_', 'expand', 'expand_as', 'expm1', 'expm1_', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'fliplr', 'flipud', 'float_power', 'float_power_', 'floor', 'floor_', 'floor_divide', 'floor_divide_', 'fmax', 'fmin', 'fmod', 'fmod_', 'frac', 'frac_', 'frexp', 'gather', 'gcd', 'gcd_', 'ge', 'ge_', 'gt', 'gt_', 'hardshrink', 'hardshrink_backward', 'heaviside', 'heaviside_', 'histc', 'hsplit', 'hypot', 'hypot_', 'i0', 'i0_', 'igamma', 'igamma_', 'igammac', 'igammac_', 'index_add', 'index_add_', 'index_copy', 'index_copy_', 'index_fill', 'index_fill_', 'index_put', 'index_put_', 'index_select', 'inner', 'inverse', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'item', 'kron', 'kthvalue', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'le_', 'lerp', 'lerp_', 'lgamma', 'lgamma_', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logcumsumexp', 'logdet', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logit', 'logit_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'masked_scatter', 'masked_scatter_', 'masked_select', 'matmul', 'matrix_power', 'max', 'maximum', 'mean', 'median', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'mul_', 'multiply', 'multiply_', 'mv', 'mvlgamma', 'mvlgamma_', 'nan_to_num', 'nan_to_num_', 'nanmean', 'nanmedian', 'nansum', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'negative', 'negative_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'nextafter', 'nextafter_', 'nonzero', 'nonzero_numpy', 'normal_', 'numpy_T', 'outer', 'permute', 'polygamma', 'polygamma_', 'positive', 'pow', 'pow_', 'prelu', 'prod', 'put', 'put_', 'qr', 'rad2deg', 'rad2deg_', 'random_', 'ravel', 'reciprocal', 'reciprocal_', 'record_stream', 'relu', 'relu_', 'remainder', 'remainder_', 'repeat', 'repeat_interleave', 'reshape', 'resize_', 'resolve_conj', 'resolve_neg', 'roll', 'rot90', 'round', 'round_', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'scatter_add', 'scatter_add_', 'scatter_reduce', 'scatter_reduce_', 'select', 'select_scatter', 'sgn', 'sgn_', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'slice_scatter', 'slogdet', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'svd', 'swapaxes', 'swapdims', 't', 't_', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tile', 'topk', 'trace', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'trunc', 'trunc_', 'unbind', 'unflatten', 'unfold', 'uniform_', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'unsqueeze_', 'var', 'vdot', 'view', 'view_as', 'vsplit', 'where', 'xlogy', 'xlogy_', 'zero_']
+__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', '_conj', '_neg_view', 'abs', 'abs_', 'absolute', 'absolute_', 'acos', 'acos_', 'acosh', 'acosh_', 'add', 'add_', 'addbmm', 'addbmm_', 'addcdiv', 'addcdiv_', 'addcmul', 'addcmul_', 'addmm', 'addmm_', 'addmv', 'addmv_', 'addr', 'addr_', 'alias', 'all', 'allclose', 'amax', 'amin', 'aminmax', 'angle', 'any', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan2_', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan2_', 'atan_', 'atanh', 'atanh_', 'baddbmm', 'baddbmm_', 'bernoulli', 'bernoulli_', 'bincount', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'broadcast_to', 'cauchy_', 'ceil', 'ceil_', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'contiguous', 'copysign', 'copysign_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cummax', 'cummin', 'cumprod', 'cumprod_', 'cumsum', 'cumsum_', 'deg2rad', 'deg2rad_', 'det', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_scatter', 'diff', 'digamma', 'digamma_', 'dist', 'div', 'div_', 'divide', 'divide_', 'dot', 'dsplit', 'eq', 'eq_', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'erfinv_', 'exp', 'exp2', 'exp2_', 'exp_', 'expand', 'expand_as', 'expm1', 'expm1_', 'exponential_', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'fliplr', 'flipud', 'float_power', 'float_power_', 'floor', 'floor_', 'floor_divide', 'floor_divide_', 'fmax', 'fmin', 'fmod', 'fmod_', 'frac', 'frac_', 'frexp', 'gather', 'gcd', 'gcd_', 'ge', 'ge_', 'geometric_', 'gt', 'gt_', 'hardshrink', 'hardshrink_backward', 'heaviside', 'heaviside_', 'histc', 'hsplit', 'hypot', 'hypot_', 'i0', 'i0_', 'igamma', 'igamma_', 'igammac', 'igammac_', 'index_add', 'index_add_', 'index_copy', 'index_copy_', 'index_fill', 'index_fill_', 'index_put', 'index_put_', 'index_select', 'inner', 'inverse', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'item', 'kron', 'kthvalue', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'le_', 'lerp', 'lerp_', 'lgamma', 'lgamma_', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_normal_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logcumsumexp', 'logdet', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logit', 'logit_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'masked_scatter', 'masked_scatter_', 'masked_select', 'matmul', 'matrix_power', 'max', 'maximum', 'mean', 'median', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'mul_', 'multiply', 'multiply_', 'mv', 'mvlgamma', 'mvlgamma_', 'nan_to_num', 'nan_to_num_', 'nanmean', 'nanmedian', 'nansum', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'negative', 'negative_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'nextafter', 'nextafter_', 'nonzero', 'nonzero_numpy', 'normal_', 'numpy_T', 'outer', 'permute', 'polygamma', 'polygamma_', 'positive', 'pow', 'pow_', 'prelu', 'prod', 'put', 'put_', 'qr', 'rad2deg', 'rad2deg_', 'random_', 'ravel', 'reciprocal', 'reciprocal_', 'record_stream', 'relu', 'relu_', 'remainder', 'remainder_', 'repeat', 'repeat_interleave', 'reshape', 'resize_', 'resolve_conj', 'resolve_neg', 'roll', 'rot90', 'round', 'round_', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'scatter_add', 'scatter_add_', 'scatter_reduce', 'scatter_reduce_', 'select', 'select_scatter', 'sgn', 'sgn_', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'slice_scatter', 'slogdet', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'svd', 'swapaxes', 'swapdims', 't', 't_', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tile', 'topk', 'trace', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'trunc', 'trunc_', 'unbind', 'unflatten', 'unfold', 'uniform_', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'unsqueeze_', 'var', 'vdot', 'view', 'view_as', 'vsplit', 'where', 'xlogy', 'xlogy_', 'zero_']

@@ -20063,6 +20063,239 @@ def linalg_solve_triangular(ks, self, B, upper, left, unitriangular):
     return result
 
 
+_cauchy_ = handle("cauchy_")
+
+
+def cauchy_(ks, self, median, sigma, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.CauchyBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _cauchy_.redispatch(ks & AFTER_AUTOGRAD, self, median, sigma, generator)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_log_normal_ = handle("log_normal_")
+
+
+def log_normal_(ks, self, mean, std, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.LogNormalBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _log_normal_.redispatch(ks & AFTER_AUTOGRAD, self, mean, std, generator)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_exponential_ = handle("exponential_")
+
+
+def exponential_(ks, self, lambd, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.ExponentialBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _exponential_.redispatch(ks & AFTER_AUTOGRAD, self, lambd, generator)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_geometric_ = handle("geometric_")
+
+
+def geometric_(ks, self, p, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.GeometricBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _geometric_.redispatch(ks & AFTER_AUTOGRAD, self, p, generator)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_normal_Tensor_float_out = handle("normal.Tensor_float_out")
+
+
+def normal_Tensor_float_out(ks, mean, std, generator, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (mean._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="normal"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _normal_Tensor_float_out.redispatch(ks & AFTER_AUTOGRAD, mean, std, generator, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_normal_Tensor_float = handle("normal.Tensor_float")
+
+
+def normal_Tensor_float(ks, mean, std, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (mean._requires_grad)
+    if requires:
+        node = nodes.NormalBackward1()
+        node._next_edges = (gradient_edge(mean),)
+        node._saved_mean_sizes = mean._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _normal_Tensor_float.redispatch(ks & AFTER_AUTOGRAD, mean, std, generator)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_normal_float_Tensor_out = handle("normal.float_Tensor_out")
+
+
+def normal_float_Tensor_out(ks, mean, std, generator, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (std._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="normal"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _normal_float_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, mean, std, generator, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_normal_float_Tensor = handle("normal.float_Tensor")
+
+
+def normal_float_Tensor(ks, mean, std, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (std._requires_grad)
+    if requires:
+        node = nodes.NormalBackward2()
+        node._next_edges = (gradient_edge(std),)
+        node._saved_std_sizes = std._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _normal_float_Tensor.redispatch(ks & AFTER_AUTOGRAD, mean, std, generator)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_normal_Tensor_Tensor_out = handle("normal.Tensor_Tensor_out")
+
+
+def normal_Tensor_Tensor_out(ks, mean, std, generator, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (mean._requires_grad or std._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="normal"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _normal_Tensor_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, mean, std, generator, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_normal_Tensor_Tensor = handle("normal.Tensor_Tensor")
+
+
+def normal_Tensor_Tensor(ks, mean, std, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (mean._requires_grad or std._requires_grad)
+    if requires:
+        node = nodes.NormalBackward3()
+        node._next_edges = (gradient_edge(mean), gradient_edge(std))
+        if node.should_compute_output(0):
+            node._saved_mean_sizes = mean._sizes
+        if node.should_compute_output(1):
+            node._saved_std_sizes = std._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _normal_Tensor_Tensor.redispatch(ks & AFTER_AUTOGRAD, mean, std, generator)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_normal_float_float = handle("normal.float_float")
+
+
+def normal_float_float(ks, mean, std, size, generator, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _normal_float_float.redispatch(ks & AFTER_AUTOGRAD, mean, std, size, generator, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_normal_float_float_out = handle("normal.float_float_out")
+
+
+def normal_float_float_out(ks, mean, std, size, generator, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::normal")
+        node = NotImplementedNode("aten::normal")
+        node._next_edges = requiring_edges(out,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _normal_float_float_out.redispatch(ks & AFTER_AUTOGRAD, mean, std, size, generator, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -21083,3 +21316,15 @@ impl("_linalg_eigvals", "Autograd", _linalg_eigvals, keyset_arg="raw")
 impl("linalg_eigvals.out", "Autograd", linalg_eigvals_out, keyset_arg="raw")
 impl("linalg_solve_triangular.out", "Autograd", linalg_solve_triangular_out, keyset_arg="raw")
 impl("linalg_solve_triangular", "Autograd", linalg_solve_triangular, keyset_arg="raw")
+impl("cauchy_", "Autograd", cauchy_, keyset_arg="raw")
+impl("log_normal_", "Autograd", log_normal_, keyset_arg="raw")
+impl("exponential_", "Autograd", exponential_, keyset_arg="raw")
+impl("geometric_", "Autograd", geometric_, keyset_arg="raw")
+impl("normal.Tensor_float_out", "Autograd", normal_Tensor_float_out, keyset_arg="raw")
+impl("normal.Tensor_float", "Autograd", normal_Tensor_float, keyset_arg="raw")
+impl("normal.float_Tensor_out", "Autograd", normal_float_Tensor_out, keyset_arg="raw")
+impl("normal.float_Tensor", "Autograd", normal_float_Tensor, keyset_arg="raw")
+impl("normal.Tensor_Tensor_out", "Autograd", normal_Tensor_Tensor_out, keyset_arg="raw")
+impl("normal.Tensor_Tensor", "Autograd", normal_Tensor_Tensor, keyset_arg="raw")
+impl("normal.float_float", "Autograd", normal_float_float, keyset_arg="raw")
+impl("normal.float_float_out", "Autograd", normal_float_float_out, keyset_arg="raw")

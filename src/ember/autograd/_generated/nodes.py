@@ -9208,3 +9208,127 @@ class LinalgSolveTriangularBackward0(GeneratedNode):
         else:
             grad_0 = None
         return [grad_0, grad_1]
+
+
+class CauchyBackward0(GeneratedNode):
+    """Backward of aten::cauchy_."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = zeros_like(grad)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class LogNormalBackward0(GeneratedNode):
+    """Backward of aten::log_normal_."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = zeros_like(grad)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class ExponentialBackward0(GeneratedNode):
+    """Backward of aten::exponential_."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = zeros_like(grad)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class GeometricBackward0(GeneratedNode):
+    """Backward of aten::geometric_."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = zeros_like(grad)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class NormalBackward1(GeneratedNode):
+    """Backward of aten::normal.Tensor_float."""
+
+    _saved_variables = ()
+    _saved_mean_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        mean_sizes = node._saved_mean_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = zeros_with_options(mean_sizes, grad.dtype, grad.device)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class NormalBackward2(GeneratedNode):
+    """Backward of aten::normal.float_Tensor."""
+
+    _saved_variables = ()
+    _saved_std_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        std_sizes = node._saved_std_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = zeros_with_options(std_sizes, grad.dtype, grad.device)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class NormalBackward3(GeneratedNode):
+    """Backward of aten::normal.Tensor_Tensor."""
+
+    _saved_variables = ()
+    _saved_mean_sizes = None
+    _saved_std_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        mean_sizes = node._saved_mean_sizes
+        std_sizes = node._saved_std_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = zeros_with_options(mean_sizes, grad.dtype, grad.device)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = zeros_with_options(std_sizes, grad.dtype, grad.device)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]

@@ -1426,3 +1426,5 @@ define('normal.Tensor_Tensor_out(Tensor mean, Tensor std, *, Generator? generato
 define('normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor', tags=('nondeterministic_seeded',))
 define('normal.float_float(float mean, float std, SymInt[] size, *, Generator? generator=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', tags=('nondeterministic_seeded',))
 define('normal.float_float_out(float mean, float std, SymInt[] size, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)', tags=('nondeterministic_seeded',))
+define('multinomial.out(Tensor self, SymInt num_samples, bool replacement=False, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)', tags=('nondeterministic_seeded',))
+define('multinomial(Tensor self, SymInt num_samples, bool replacement=False, *, Generator? generator=None) -> Tensor', tags=('nondeterministic_seeded',))

@@ -7469,6 +7469,20 @@ def normal_float_float_out(keyset, mean, std, size, generator, out):
     return finish_inplace(result, out)
 
 
+_multinomial_out = handle("multinomial.out")
+
+
+def multinomial_out(keyset, self, num_samples, replacement, generator, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _multinomial_out.redispatch(keyset & AFTER, self, num_samples, replacement, generator, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
 impl("_conj", "ADInplaceOrView", _conj, keyset_arg="raw")
@@ -8002,3 +8016,4 @@ impl("normal.Tensor_float_out", "ADInplaceOrView", normal_Tensor_float_out, keys
 impl("normal.float_Tensor_out", "ADInplaceOrView", normal_float_Tensor_out, keyset_arg="raw")
 impl("normal.Tensor_Tensor_out", "ADInplaceOrView", normal_Tensor_Tensor_out, keyset_arg="raw")
 impl("normal.float_float_out", "ADInplaceOrView", normal_float_float_out, keyset_arg="raw")
+impl("multinomial.out", "ADInplaceOrView", multinomial_out, keyset_arg="raw")

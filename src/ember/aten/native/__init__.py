@@ -88,3 +88,4 @@ from .upsample_out import *  # noqa: F403
 from .view_backward import *  # noqa: F403
 from .views import *  # noqa: F403
 from .random_distributions import *  # noqa: F403
+from .multinomial import *  # noqa: F403

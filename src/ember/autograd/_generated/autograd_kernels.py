@@ -20296,6 +20296,34 @@ def normal_float_float_out(ks, mean, std, size, generator, out):
     return result
 
 
+_multinomial_out = handle("multinomial.out")
+
+
+def multinomial_out(ks, self, num_samples, replacement, generator, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _multinomial_out.redispatch(ks & AFTER_AUTOGRAD, self, num_samples, replacement, generator, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_multinomial = handle("multinomial")
+
+
+def multinomial(ks, self, num_samples, replacement, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _multinomial.redispatch(ks & AFTER_AUTOGRAD, self, num_samples, replacement, generator)
+    finally:
+        ts.excluded = prev
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -21328,3 +21356,5 @@ impl("normal.Tensor_Tensor_out", "Autograd", normal_Tensor_Tensor_out, keyset_ar
 impl("normal.Tensor_Tensor", "Autograd", normal_Tensor_Tensor, keyset_arg="raw")
 impl("normal.float_float", "Autograd", normal_float_float, keyset_arg="raw")
 impl("normal.float_float_out", "Autograd", normal_float_float_out, keyset_arg="raw")
+impl("multinomial.out", "Autograd", multinomial_out, keyset_arg="raw")
+impl("multinomial", "Autograd", multinomial, keyset_arg="raw")

@@ -1428,3 +1428,6 @@ define('normal.float_float(float mean, float std, SymInt[] size, *, Generator? g
 define('normal.float_float_out(float mean, float std, SymInt[] size, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)', tags=('nondeterministic_seeded',))
 define('multinomial.out(Tensor self, SymInt num_samples, bool replacement=False, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)', tags=('nondeterministic_seeded',))
 define('multinomial(Tensor self, SymInt num_samples, bool replacement=False, *, Generator? generator=None) -> Tensor', tags=('nondeterministic_seeded',))
+define('scalar_tensor(Scalar s, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', tags=('core',))
+define('cov(Tensor self, *, int correction=1, Tensor? fweights=None, Tensor? aweights=None) -> Tensor', tags=())
+define('corrcoef(Tensor self) -> Tensor', tags=())

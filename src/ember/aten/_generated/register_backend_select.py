@@ -222,6 +222,14 @@ def normal_float_float(keyset, mean, std, size, generator, dtype, layout, device
     return _normal_float_float.redispatch(keyset, mean, std, size, generator, dtype, layout, device, pin_memory)
 
 
+_scalar_tensor = handle("scalar_tensor")
+
+
+def scalar_tensor(keyset, s, dtype, layout, device, pin_memory):
+    keyset = backend_select_bits(keyset, dtype, layout, device)
+    return _scalar_tensor.redispatch(keyset, s, dtype, layout, device, pin_memory)
+
+
 impl("arange", "BackendSelect", arange, keyset_arg="raw")
 impl("arange.start", "BackendSelect", arange_start, keyset_arg="raw")
 impl("arange.start_step", "BackendSelect", arange_start_step, keyset_arg="raw")
@@ -249,3 +257,4 @@ impl("triu_indices", "BackendSelect", triu_indices, keyset_arg="raw")
 impl("fft_fftfreq", "BackendSelect", fft_fftfreq, keyset_arg="raw")
 impl("fft_rfftfreq", "BackendSelect", fft_rfftfreq, keyset_arg="raw")
 impl("normal.float_float", "BackendSelect", normal_float_float, keyset_arg="raw")
+impl("scalar_tensor", "BackendSelect", scalar_tensor, keyset_arg="raw")

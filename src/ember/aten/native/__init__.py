@@ -89,3 +89,4 @@ from .view_backward import *  # noqa: F403
 from .views import *  # noqa: F403
 from .random_distributions import *  # noqa: F403
 from .multinomial import *  # noqa: F403
+from .correlation import *  # noqa: F403

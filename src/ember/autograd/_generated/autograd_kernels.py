@@ -20324,6 +20324,20 @@ def multinomial(ks, self, num_samples, replacement, generator):
     return result
 
 
+_scalar_tensor = handle("scalar_tensor")
+
+
+def scalar_tensor(ks, s, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _scalar_tensor.redispatch(ks & AFTER_AUTOGRAD, s, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -21358,3 +21372,4 @@ impl("normal.float_float", "Autograd", normal_float_float, keyset_arg="raw")
 impl("normal.float_float_out", "Autograd", normal_float_float_out, keyset_arg="raw")
 impl("multinomial.out", "Autograd", multinomial_out, keyset_arg="raw")
 impl("multinomial", "Autograd", multinomial, keyset_arg="raw")
+impl("scalar_tensor", "Autograd", scalar_tensor, keyset_arg="raw")

@@ -90,3 +90,4 @@ from .views import *  # noqa: F403
 from .random_distributions import *  # noqa: F403
 from .multinomial import *  # noqa: F403
 from .correlation import *  # noqa: F403
+from .quantile import *  # noqa: F403

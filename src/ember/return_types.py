@@ -154,3 +154,13 @@ qr = structseq("qr", ("Q", "R"))
 qr_out = structseq("qr_out", ("Q", "R"))
 linalg_eig = structseq("linalg_eig", ("eigenvalues", "eigenvectors"))
 linalg_eig_out = structseq("linalg_eig_out", ("eigenvalues", "eigenvectors"))
+# histograms (wSTATS)
+histogram = structseq("histogram", ("hist", "bin_edges"))
+histogram_out = structseq("histogram_out", ("hist", "bin_edges"))
+histogramdd = structseq("histogramdd", ("hist", "bin_edges"))
+__all__ += ["histogram", "histogram_out", "histogramdd"]
+
+
+def lists_as_tuples(result: tuple) -> tuple:
+    """A result whose items include a TensorList, its lists as tuples (PyTorch's wrap)."""
+    return tuple(tuple(item) if isinstance(item, list) else item for item in result)

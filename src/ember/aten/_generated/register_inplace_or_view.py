@@ -7483,6 +7483,34 @@ def multinomial_out(keyset, self, num_samples, replacement, generator, out):
     return finish_inplace(result, out)
 
 
+_histogram_bins_tensor_out = handle("histogram.bins_tensor_out")
+
+
+def histogram_bins_tensor_out(keyset, self, bins, weight, density, hist, bin_edges):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _histogram_bins_tensor_out.redispatch(keyset & AFTER, self, bins, weight, density, hist, bin_edges)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, hist, bin_edges)
+
+
+_histogram_bin_ct_out = handle("histogram.bin_ct_out")
+
+
+def histogram_bin_ct_out(keyset, self, bins, range, weight, density, hist, bin_edges):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _histogram_bin_ct_out.redispatch(keyset & AFTER, self, bins, range, weight, density, hist, bin_edges)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, hist, bin_edges)
+
+
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
 impl("_conj", "ADInplaceOrView", _conj, keyset_arg="raw")
@@ -8017,3 +8045,5 @@ impl("normal.float_Tensor_out", "ADInplaceOrView", normal_float_Tensor_out, keys
 impl("normal.Tensor_Tensor_out", "ADInplaceOrView", normal_Tensor_Tensor_out, keyset_arg="raw")
 impl("normal.float_float_out", "ADInplaceOrView", normal_float_float_out, keyset_arg="raw")
 impl("multinomial.out", "ADInplaceOrView", multinomial_out, keyset_arg="raw")
+impl("histogram.bins_tensor_out", "ADInplaceOrView", histogram_bins_tensor_out, keyset_arg="raw")
+impl("histogram.bin_ct_out", "ADInplaceOrView", histogram_bin_ct_out, keyset_arg="raw")

@@ -91,3 +91,4 @@ from .random_distributions import *  # noqa: F403
 from .multinomial import *  # noqa: F403
 from .correlation import *  # noqa: F403
 from .quantile import *  # noqa: F403
+from .histogram import *  # noqa: F403

@@ -20338,6 +20338,150 @@ def scalar_tensor(ks, s, dtype, layout, device, pin_memory):
     return result
 
 
+_histogram_bins_tensor_out = handle("histogram.bins_tensor_out")
+
+
+def histogram_bins_tensor_out(ks, self, bins, weight, density, hist, bin_edges):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or bins._requires_grad or (weight is not None and weight._requires_grad) or hist._requires_grad or bin_edges._requires_grad)
+    if requires:
+        check_out_mutable(hist, "aten::histogram")
+        check_out_mutable(bin_edges, "aten::histogram")
+        node = NotImplementedNode("aten::histogram")
+        node._next_edges = requiring_edges(self, bins, weight, hist, bin_edges)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _histogram_bins_tensor_out.redispatch(ks & AFTER_AUTOGRAD, self, bins, weight, density, hist, bin_edges)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, result, (True, True))
+    return result
+
+
+_histogram_bins_tensor = handle("histogram.bins_tensor")
+
+
+def histogram_bins_tensor(ks, self, bins, weight, density):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or bins._requires_grad or (weight is not None and weight._requires_grad))
+    if requires:
+        node = NotImplementedNode("aten::histogram")
+        node._next_edges = requiring_edges(self, bins, weight)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _histogram_bins_tensor.redispatch(ks & AFTER_AUTOGRAD, self, bins, weight, density)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, result, (False, False))
+    return result
+
+
+_histogram_bin_ct_out = handle("histogram.bin_ct_out")
+
+
+def histogram_bin_ct_out(ks, self, bins, range, weight, density, hist, bin_edges):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or (weight is not None and weight._requires_grad) or hist._requires_grad or bin_edges._requires_grad)
+    if requires:
+        check_out_mutable(hist, "aten::histogram")
+        check_out_mutable(bin_edges, "aten::histogram")
+        node = NotImplementedNode("aten::histogram")
+        node._next_edges = requiring_edges(self, weight, hist, bin_edges)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _histogram_bin_ct_out.redispatch(ks & AFTER_AUTOGRAD, self, bins, range, weight, density, hist, bin_edges)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, result, (True, True))
+    return result
+
+
+_histogram_bin_ct = handle("histogram.bin_ct")
+
+
+def histogram_bin_ct(ks, self, bins, range, weight, density):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or (weight is not None and weight._requires_grad))
+    if requires:
+        node = NotImplementedNode("aten::histogram")
+        node._next_edges = requiring_edges(self, weight)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _histogram_bin_ct.redispatch(ks & AFTER_AUTOGRAD, self, bins, range, weight, density)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, result, (False, False))
+    return result
+
+
+__histogramdd_bin_edges = handle("_histogramdd_bin_edges")
+
+
+def _histogramdd_bin_edges(ks, self, bins, range, weight, density):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or (weight is not None and weight._requires_grad))
+    if requires:
+        node = NotImplementedNode("aten::_histogramdd_bin_edges")
+        node._next_edges = requiring_edges(self, weight)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __histogramdd_bin_edges.redispatch(ks & AFTER_AUTOGRAD, self, bins, range, weight, density)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+__histogramdd_from_bin_cts = handle("_histogramdd_from_bin_cts")
+
+
+def _histogramdd_from_bin_cts(ks, self, bins, range, weight, density):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or (weight is not None and weight._requires_grad))
+    if requires:
+        node = NotImplementedNode("aten::_histogramdd_from_bin_cts")
+        node._next_edges = requiring_edges(self, weight)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __histogramdd_from_bin_cts.redispatch(ks & AFTER_AUTOGRAD, self, bins, range, weight, density)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+__histogramdd_from_bin_tensors = handle("_histogramdd_from_bin_tensors")
+
+
+def _histogramdd_from_bin_tensors(ks, self, bins, weight, density):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or any_requires_grad(bins) or (weight is not None and weight._requires_grad))
+    if requires:
+        node = NotImplementedNode("aten::_histogramdd_from_bin_tensors")
+        node._next_edges = requiring_edges(self, bins, weight)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __histogramdd_from_bin_tensors.redispatch(ks & AFTER_AUTOGRAD, self, bins, weight, density)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -21373,3 +21517,10 @@ impl("normal.float_float_out", "Autograd", normal_float_float_out, keyset_arg="r
 impl("multinomial.out", "Autograd", multinomial_out, keyset_arg="raw")
 impl("multinomial", "Autograd", multinomial, keyset_arg="raw")
 impl("scalar_tensor", "Autograd", scalar_tensor, keyset_arg="raw")
+impl("histogram.bins_tensor_out", "Autograd", histogram_bins_tensor_out, keyset_arg="raw")
+impl("histogram.bins_tensor", "Autograd", histogram_bins_tensor, keyset_arg="raw")
+impl("histogram.bin_ct_out", "Autograd", histogram_bin_ct_out, keyset_arg="raw")
+impl("histogram.bin_ct", "Autograd", histogram_bin_ct, keyset_arg="raw")
+impl("_histogramdd_bin_edges", "Autograd", _histogramdd_bin_edges, keyset_arg="raw")
+impl("_histogramdd_from_bin_cts", "Autograd", _histogramdd_from_bin_cts, keyset_arg="raw")
+impl("_histogramdd_from_bin_tensors", "Autograd", _histogramdd_from_bin_tensors, keyset_arg="raw")

@@ -34,6 +34,7 @@ TENSOR_LIST, INT_LIST, SYM_INT_LIST, FLOAT_LIST, BOOL_LIST = range(12, 17)
 PYOBJECT = 17  # any object (torch.tensor's data)
 STORAGE = 18  # a storage (the legacy torch.Tensor(storage) constructor)
 STREAM = 19  # a Stream (record_stream)
+SCALAR_LIST = 20  # Scalar[] (torch.gradient's spacing)
 
 # FunctionParameter::type_name(); torch spells its own types "torch.X", ember "ember.X".
 TYPE_NAMES = {
@@ -54,6 +55,7 @@ TYPE_NAMES = {
     SYM_INT_LIST: "tuple of ints",
     FLOAT_LIST: "tuple of floats",
     BOOL_LIST: "tuple of bools",
+    SCALAR_LIST: "tuple of Scalars",
     PYOBJECT: "object",
     STORAGE: "ember.Storage",
     # PyTorch's FunctionParameter::type_name has no name for a Stream: it throws "unknown
@@ -438,6 +440,15 @@ def _float_list(obj):
     return [float(item) for item in obj]
 
 
+def _scalar_list(obj):
+    """is_scalar_list: a tuple or list of Python numbers (or NumPy scalars); no tensors."""
+    if not isinstance(obj, SEQUENCES):
+        return FAIL
+    if not all(isinstance(item, _NUMBERS) or _is_numpy_scalar(item) for item in obj):
+        return FAIL
+    return [_scalar(item) for item in obj]
+
+
 def _make_bool_list(param):
     size = param.size
 
@@ -463,6 +474,7 @@ def make_converter(param, numbers_as_tensors: bool):
     kind = param.kind
     simple = {SCALAR: _scalar, INT64: _int, SYM_INT: _symint, DOUBLE: _float, BOOL: _bool}
     simple.update({STRING: _string, GENERATOR: _generator, FLOAT_LIST: _float_list})
+    simple[SCALAR_LIST] = _scalar_list
     simple[PYOBJECT] = _pyobject
     if kind == TENSOR:
         return _tensor_or_number if numbers_as_tensors else _tensor

@@ -25,6 +25,7 @@ from .contraction import *  # noqa: F403
 from .conv_composite import *  # noqa: F403
 from .convolution import *  # noqa: F403
 from .copy import *  # noqa: F403
+from .correlation import *  # noqa: F403
 from .cumulative import *  # noqa: F403
 from .dropout_variants import *  # noqa: F403
 from .embedding import *  # noqa: F403
@@ -32,6 +33,8 @@ from .factories import *  # noqa: F403
 from .float_parts import *  # noqa: F403
 from .fold import *  # noqa: F403
 from .gather_scatter import *  # noqa: F403
+from .gradient import *  # noqa: F403
+from .histogram import *  # noqa: F403
 from .index_ops import *  # noqa: F403
 from .indexing import *  # noqa: F403
 from .inplace_views import *  # noqa: F403
@@ -49,6 +52,7 @@ from .linalg_triangular import *  # noqa: F403
 from .loss import *  # noqa: F403
 from .loss_more import *  # noqa: F403
 from .misc_ops import *  # noqa: F403
+from .multinomial import *  # noqa: F403
 from .normalization import *  # noqa: F403
 from .order_stats import *  # noqa: F403
 from .padding import *  # noqa: F403
@@ -57,6 +61,8 @@ from .pointwise_select import *  # noqa: F403  # noqa: F403
 from .pointwise_ternary import *  # noqa: F403
 from .pooling import *  # noqa: F403
 from .pooling_composite import *  # noqa: F403
+from .quantile import *  # noqa: F403
+from .random_distributions import *  # noqa: F403
 from .random_fill import *  # noqa: F403
 from .randperm import *  # noqa: F403
 from .ranges import *  # noqa: F403
@@ -87,8 +93,3 @@ from .upsample_ops import *  # noqa: F403
 from .upsample_out import *  # noqa: F403
 from .view_backward import *  # noqa: F403
 from .views import *  # noqa: F403
-from .random_distributions import *  # noqa: F403
-from .multinomial import *  # noqa: F403
-from .correlation import *  # noqa: F403
-from .quantile import *  # noqa: F403
-from .histogram import *  # noqa: F403

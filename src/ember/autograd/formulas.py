@@ -476,3 +476,4 @@ from ember.autograd.formulas_shape_more import (  # noqa: E402, F401 (derivative
     take_backward,
     trace_backward,
 )
+from ember.autograd.formulas_index_reduce import index_reduce_backward  # noqa: E402, F401

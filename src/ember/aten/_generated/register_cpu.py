@@ -6507,6 +6507,32 @@ def _linalg_eigh_eigenvalues(A, UPLO, compute_v, eigenvalues, eigenvectors):
     return eigenvalues, eigenvectors
 
 
+# index_reduce.out: structured
+
+
+def index_reduce(self, dim, index, source, reduce, include_self):
+    meta = M.index_reduce(self, dim, index, source, reduce, include_self)
+    out = meta.allocate()
+    N.index_reduce_cpu_out(meta, self, dim, index, source, reduce, include_self, out)
+    return out
+
+
+def index_reduce_(self, dim, index, source, reduce, include_self):
+    meta = M.index_reduce(self, dim, index, source, reduce, include_self)
+    meta.check_inplace(self)
+    N.index_reduce_cpu_out(meta, self, dim, index, source, reduce, include_self, self)
+    return self
+
+
+def index_reduce_out(self, dim, index, source, reduce, include_self, out):
+    meta = M.index_reduce(self, dim, index, source, reduce, include_self)
+    if out is self or out is index or out is source:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    N.index_reduce_cpu_out(meta, self, dim, index, source, reduce, include_self, out)
+    return out
+
+
 impl("add.Tensor", "CPU", add_Tensor)
 impl("add_.Tensor", "CPU", add__Tensor)
 impl("add.out", "CPU", add_out)
@@ -7026,6 +7052,9 @@ impl("_linalg_svd", "CPU", _linalg_svd)
 impl("_linalg_svd.U", "CPU", _linalg_svd_U)
 impl("_linalg_eigh", "CPU", _linalg_eigh)
 impl("_linalg_eigh.eigenvalues", "CPU", _linalg_eigh_eigenvalues)
+impl("index_reduce", "CPU", index_reduce)
+impl("index_reduce_", "CPU", index_reduce_)
+impl("index_reduce.out", "CPU", index_reduce_out)
 impl("abs.out", "CPU", N.abs_out)
 impl("conj_physical.out", "CPU", N.conj_physical_out)
 impl("arange.start_out", "CPU", N.arange_start_out)

@@ -7511,6 +7511,34 @@ def histogram_bin_ct_out(keyset, self, bins, range, weight, density, hist, bin_e
     return finish_inplace(result, hist, bin_edges)
 
 
+_index_reduce_out = handle("index_reduce.out")
+
+
+def index_reduce_out(keyset, self, dim, index, source, reduce, include_self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _index_reduce_out.redispatch(keyset & AFTER, self, dim, index, source, reduce, include_self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_index_reduce_ = handle("index_reduce_")
+
+
+def index_reduce_(keyset, self, dim, index, source, reduce, include_self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _index_reduce_.redispatch(keyset & AFTER, self, dim, index, source, reduce, include_self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
 impl("_conj", "ADInplaceOrView", _conj, keyset_arg="raw")
@@ -8047,3 +8075,5 @@ impl("normal.float_float_out", "ADInplaceOrView", normal_float_float_out, keyset
 impl("multinomial.out", "ADInplaceOrView", multinomial_out, keyset_arg="raw")
 impl("histogram.bins_tensor_out", "ADInplaceOrView", histogram_bins_tensor_out, keyset_arg="raw")
 impl("histogram.bin_ct_out", "ADInplaceOrView", histogram_bin_ct_out, keyset_arg="raw")
+impl("index_reduce.out", "ADInplaceOrView", index_reduce_out, keyset_arg="raw")
+impl("index_reduce_", "ADInplaceOrView", index_reduce_, keyset_arg="raw")

@@ -3902,6 +3902,27 @@ def _linalg_eigh_eigenvalues(A, UPLO, compute_v, eigenvalues, eigenvectors):
     return eigenvalues, eigenvectors
 
 
+# index_reduce.out: structured
+
+
+def index_reduce(self, dim, index, source, reduce, include_self):
+    meta = M.index_reduce(self, dim, index, source, reduce, include_self)
+    out = meta.allocate()
+    return out
+
+
+def index_reduce_(self, dim, index, source, reduce, include_self):
+    meta = M.index_reduce(self, dim, index, source, reduce, include_self)
+    meta.check_inplace(self)
+    return self
+
+
+def index_reduce_out(self, dim, index, source, reduce, include_self, out):
+    meta = M.index_reduce(self, dim, index, source, reduce, include_self)
+    meta.resize_outputs(out)
+    return out
+
+
 def abs_out(self, out):
     M.check_copy_devices(self, out)
     return N.abs_out(self, out)
@@ -4576,6 +4597,9 @@ impl("_linalg_svd", "Meta", _linalg_svd)
 impl("_linalg_svd.U", "Meta", _linalg_svd_U)
 impl("_linalg_eigh", "Meta", _linalg_eigh)
 impl("_linalg_eigh.eigenvalues", "Meta", _linalg_eigh_eigenvalues)
+impl("index_reduce", "Meta", index_reduce)
+impl("index_reduce_", "Meta", index_reduce_)
+impl("index_reduce.out", "Meta", index_reduce_out)
 impl("abs.out", "Meta", abs_out)
 impl("conj_physical.out", "Meta", conj_physical_out)
 impl("arange.start_out", "Meta", N.arange_start_out)

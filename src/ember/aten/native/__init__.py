@@ -36,6 +36,7 @@ from .gather_scatter import *  # noqa: F403
 from .gradient import *  # noqa: F403
 from .histogram import *  # noqa: F403
 from .index_ops import *  # noqa: F403
+from .index_reduce import *  # noqa: F403
 from .indexing import *  # noqa: F403
 from .inplace_views import *  # noqa: F403
 from .isin import *  # noqa: F403

@@ -20482,6 +20482,77 @@ def _histogramdd_from_bin_tensors(ks, self, bins, weight, density):
     return result
 
 
+_index_reduce_out = handle("index_reduce.out")
+
+
+def index_reduce_out(ks, self, dim, index, source, reduce, include_self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or source._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="index_reduce"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _index_reduce_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, source, reduce, include_self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_index_reduce_ = handle("index_reduce_")
+
+
+def index_reduce_(ks, self, dim, index, source, reduce, include_self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or source._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.IndexReduceBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(source))
+        node._saved_dim = dim
+        node._saved_include_self = include_self
+        node._raw_saved_index = SavedVariable(index)
+        node._saved_reduce = reduce
+        node._raw_saved_self = SavedVariable(self.clone())
+        node._raw_saved_source = SavedVariable(source)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _index_reduce_.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, source, reduce, include_self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+        node._raw_saved_result = SavedVariable(self, True)
+    return result
+
+
+_index_reduce = handle("index_reduce")
+
+
+def index_reduce(ks, self, dim, index, source, reduce, include_self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or source._requires_grad)
+    if requires:
+        node = nodes.IndexReduceBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(source))
+        node._saved_dim = dim
+        node._saved_include_self = include_self
+        node._raw_saved_index = SavedVariable(index)
+        node._saved_reduce = reduce
+        node._raw_saved_self = SavedVariable(self)
+        node._raw_saved_source = SavedVariable(source)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _index_reduce.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, source, reduce, include_self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -21524,3 +21595,6 @@ impl("histogram.bin_ct", "Autograd", histogram_bin_ct, keyset_arg="raw")
 impl("_histogramdd_bin_edges", "Autograd", _histogramdd_bin_edges, keyset_arg="raw")
 impl("_histogramdd_from_bin_cts", "Autograd", _histogramdd_from_bin_cts, keyset_arg="raw")
 impl("_histogramdd_from_bin_tensors", "Autograd", _histogramdd_from_bin_tensors, keyset_arg="raw")
+impl("index_reduce.out", "Autograd", index_reduce_out, keyset_arg="raw")
+impl("index_reduce_", "Autograd", index_reduce_, keyset_arg="raw")
+impl("index_reduce", "Autograd", index_reduce, keyset_arg="raw")

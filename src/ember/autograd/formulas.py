@@ -454,6 +454,7 @@ def minimum_backward(grad, self, other, pick_self: bool):
     return maximum_backward(grad, self, other, not pick_self)
 
 
+from ember.autograd.formulas_index_reduce import index_reduce_backward  # noqa: E402, F401
 from ember.autograd.formulas_reduction_more import (  # noqa: E402, F401 (derivatives.yaml)
     aminmax_backward,
     cummaxmin_backward,
@@ -476,4 +477,3 @@ from ember.autograd.formulas_shape_more import (  # noqa: E402, F401 (derivative
     take_backward,
     trace_backward,
 )
-from ember.autograd.formulas_index_reduce import index_reduce_backward  # noqa: E402, F401

@@ -390,7 +390,7 @@ def test_gradient_values_grads_and_operators(case):
 def test_gradient_of_other_dtypes(dtype):
     x = (_data(3, 4) * 10).to(dtype)
     for case in ("default", "scalar", "scalars"):
-        _assert_same_values(*_run(lambda lib, x: GRADIENTS[case](lib, x, None, None), x))
+        _assert_same_values(*_run(lambda lib, x, case=case: GRADIENTS[case](lib, x, None, None), x))
 
 
 BAD_GRADIENT = [
@@ -457,7 +457,9 @@ def test_index_reduce_dtypes(reduce, dtype):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             want, got = _run(
-                lambda lib, x, i, s: lib.index_reduce(x, 1, i, s, reduce, include_self=include_self),
+                lambda lib, x, i, s, keep=include_self: lib.index_reduce(
+                    x, 1, i, s, reduce, include_self=keep
+                ),
                 x, index, source,
             )  # fmt: skip
         _assert_same_values(want, got, exact=True)

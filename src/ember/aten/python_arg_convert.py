@@ -432,12 +432,26 @@ def _make_tensor_list(param):
     return tensor_list
 
 
-def _float_list(obj):
-    if not isinstance(obj, SEQUENCES):
-        return FAIL
-    if obj and not (_float(obj[0]) is not FAIL or isinstance(obj[0], complex)):
-        return FAIL
-    return [float(item) for item in obj]
+def _make_float_list(param):
+    """is_float_or_complex_list (the first element only), then PythonArgs::getDoublelist:
+    an element that is no float is the deferred error naming its position."""
+    message = f"{param.signature_name}(): argument '{param.name}' must be {param.type_name}, "
+
+    def float_list(obj):
+        if not isinstance(obj, SEQUENCES):
+            return FAIL
+        if obj and not (_float(obj[0]) is not FAIL or isinstance(obj[0], complex)):
+            return FAIL
+        values = []
+        for position, item in enumerate(obj):
+            try:
+                values.append(float(item))
+            except (TypeError, ValueError):
+                found = f"but found element of type {tp_name(item)} at pos {position + 1}"
+                return UnpackError(message + found)
+        return values
+
+    return float_list
 
 
 def _scalar_list(obj):
@@ -473,7 +487,7 @@ def make_converter(param, numbers_as_tensors: bool):
     """The converter of one parameter: object -> value, or FAIL."""
     kind = param.kind
     simple = {SCALAR: _scalar, INT64: _int, SYM_INT: _symint, DOUBLE: _float, BOOL: _bool}
-    simple.update({STRING: _string, GENERATOR: _generator, FLOAT_LIST: _float_list})
+    simple.update({STRING: _string, GENERATOR: _generator})
     simple[SCALAR_LIST] = _scalar_list
     simple[PYOBJECT] = _pyobject
     if kind == TENSOR:
@@ -490,6 +504,8 @@ def make_converter(param, numbers_as_tensors: bool):
         return _named_enum("memory_format", "_format")
     if kind in (INT_LIST, SYM_INT_LIST):
         return _make_int_list(param)
+    if kind == FLOAT_LIST:
+        return _make_float_list(param)
     if kind == TENSOR_LIST:
         return _make_tensor_list(param)
     if kind == PYOBJECT:

@@ -85,7 +85,7 @@ _LIST_OF[SCALAR] = SCALAR_LIST
 # Kinds whose converter may hand on an UnpackError, raised once the signature matched
 # (the others raise DeferredError: see Note [Python ints are int64] in python_arg_convert.py).
 _LISTS = frozenset({INT_LIST, SYM_INT_LIST, FLOAT_LIST, BOOL_LIST, TENSOR_LIST})
-_DEFERRED = frozenset({INT_LIST, SYM_INT_LIST, TENSOR_LIST})
+_DEFERRED = frozenset({INT_LIST, SYM_INT_LIST, FLOAT_LIST, TENSOR_LIST})
 
 # numpy_compatibility_arg_names in python_arg_parser.cpp.
 NUMPY_NAMES = {

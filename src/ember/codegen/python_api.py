@@ -16,7 +16,7 @@ import re
 
 from ember.aten import python_signature
 
-from .model import NativeFunction
+from .model import NATIVE_FUNCTIONS, NativeFunction
 
 # Overloads PyTorch keeps out of its Python bindings (gen_python_functions'
 # SKIP_PYTHON_BINDINGS_SIGNATURES: a Tensor overload covers them), and the names it
@@ -113,10 +113,26 @@ def yaml_type(arg) -> str:
     return re.sub(r"\([^)]*\)", "", declaration)
 
 
-def _python_default(arg) -> str | None:
+_FLOAT_DEFAULT = re.compile(r"\bfloat\?? (\w+)=([^,)\s]+)")
+_YAML_LINES: list[str] = []
+
+
+def _yaml_float_defaults(f: NativeFunction | None) -> dict[str, str]:
+    """The float defaults as the yaml writes them (`std=1`, `p=0.5`): torchgen prints the
+    yaml's text, the schema its own (`1.`)."""
+    if f is None or not f.line:
+        return {}
+    if not _YAML_LINES:
+        _YAML_LINES.extend(NATIVE_FUNCTIONS.read_text().splitlines())
+    return dict(_FLOAT_DEFAULT.findall(_YAML_LINES[f.line - 1]))
+
+
+def _python_default(arg, f: NativeFunction | None = None) -> str | None:
     if not arg.has_default_value():
         return None
     text = str(arg).split("=", 1)[1] if "=" in str(arg) else None
+    if yaml_type(arg) in ("float", "float?"):
+        text = _yaml_float_defaults(f).get(arg.name, text)
     if arg.name == "pin_memory":
         return "False"
     if yaml_type(arg).startswith(("ScalarType", "Layout", "MemoryFormat")):
@@ -158,7 +174,7 @@ def python_signature(
         # torchgen's argument_str renames only a Tensor `self` (`pow(Number self, ...)`)
         name = "input" if arg.name == "self" and yaml_type(arg) == "Tensor" else arg.name
         argument = PythonArgument(
-            name, arg.name, yaml_type(arg), _python_default(arg), arg.kwarg_only
+            name, arg.name, yaml_type(arg), _python_default(arg, f), arg.kwarg_only
         )
         (options if is_factory and arg.name in TENSOR_OPTIONS else arguments).append(argument)
     if out_arg is not None:

@@ -110,13 +110,13 @@ def fft_fft2(*args, **kwargs):
 
 _parser_f_fft_fftfreq = PythonArgParser(
     [
-        'fft_fftfreq(int n, float d=1., *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'fft_fftfreq(int n, float d=1.0, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def fft_fftfreq(*args, **kwargs):
-    """fft_fftfreq(int n, float d=1., *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    """fft_fftfreq(int n, float d=1.0, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
@@ -547,13 +547,13 @@ def fft_rfft2(*args, **kwargs):
 
 _parser_f_fft_rfftfreq = PythonArgParser(
     [
-        'fft_rfftfreq(int n, float d=1., *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'fft_rfftfreq(int n, float d=1.0, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def fft_rfftfreq(*args, **kwargs):
-    """fft_rfftfreq(int n, float d=1., *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    """fft_rfftfreq(int n, float d=1.0, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()

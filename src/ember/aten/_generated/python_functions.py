@@ -1517,14 +1517,14 @@ def _safe_softmax(*args, **kwargs):
 
 _parser_f__scaled_dot_product_attention_math = PythonArgParser(
     [
-        '_scaled_dot_product_attention_math(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0., bool is_causal=False, Tensor? dropout_mask=None, *, float? scale=None, bool enable_gqa=False)',
+        '_scaled_dot_product_attention_math(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, Tensor? dropout_mask=None, *, float? scale=None, bool enable_gqa=False)',
     ],
 )
 _tail_parser_f__scaled_dot_product_attention_math = [p.default for p in _parser_f__scaled_dot_product_attention_math.signatures[0].params[3:]]
 
 
 def _scaled_dot_product_attention_math(*args, **kwargs):
-    """_scaled_dot_product_attention_math(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0., bool is_causal=False, Tensor? dropout_mask=None, *, float? scale=None, bool enable_gqa=False)"""
+    """_scaled_dot_product_attention_math(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, Tensor? dropout_mask=None, *, float? scale=None, bool enable_gqa=False)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
@@ -1543,14 +1543,14 @@ def _scaled_dot_product_attention_math(*args, **kwargs):
 
 _parser_f__scaled_dot_product_flash_attention_for_cpu = PythonArgParser(
     [
-        '_scaled_dot_product_flash_attention_for_cpu(Tensor query, Tensor key, Tensor value, float dropout_p=0., bool is_causal=False, *, Tensor? attn_mask=None, float? scale=None)',
+        '_scaled_dot_product_flash_attention_for_cpu(Tensor query, Tensor key, Tensor value, float dropout_p=0.0, bool is_causal=False, *, Tensor? attn_mask=None, float? scale=None)',
     ],
 )
 _tail_parser_f__scaled_dot_product_flash_attention_for_cpu = [p.default for p in _parser_f__scaled_dot_product_flash_attention_for_cpu.signatures[0].params[3:]]
 
 
 def _scaled_dot_product_flash_attention_for_cpu(*args, **kwargs):
-    """_scaled_dot_product_flash_attention_for_cpu(Tensor query, Tensor key, Tensor value, float dropout_p=0., bool is_causal=False, *, Tensor? attn_mask=None, float? scale=None)"""
+    """_scaled_dot_product_flash_attention_for_cpu(Tensor query, Tensor key, Tensor value, float dropout_p=0.0, bool is_causal=False, *, Tensor? attn_mask=None, float? scale=None)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
@@ -2236,14 +2236,14 @@ def all(*args, **kwargs):
 
 _parser_f_allclose = PythonArgParser(
     [
-        'allclose(Tensor input, Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False)',
+        'allclose(Tensor input, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False)',
     ],
 )
 _tail_parser_f_allclose = [p.default for p in _parser_f_allclose.signatures[0].params[2:]]
 
 
 def allclose(*args, **kwargs):
-    """allclose(Tensor input, Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False)"""
+    """allclose(Tensor input, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
@@ -6544,13 +6544,13 @@ def gradient(*args, **kwargs):
 
 _parser_f_group_norm = PythonArgParser(
     [
-        'group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1.0000000000000001e-05, bool cudnn_enabled=True)',
+        'group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True)',
     ],
 )
 
 
 def group_norm(*args, **kwargs):
-    """group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1.0000000000000001e-05, bool cudnn_enabled=True)"""
+    """group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
@@ -7211,14 +7211,14 @@ def is_neg(*args, **kwargs):
 
 _parser_f_isclose = PythonArgParser(
     [
-        'isclose(Tensor input, Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False)',
+        'isclose(Tensor input, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False)',
     ],
 )
 _tail_parser_f_isclose = [p.default for p in _parser_f_isclose.signatures[0].params[2:]]
 
 
 def isclose(*args, **kwargs):
-    """isclose(Tensor input, Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False)"""
+    """isclose(Tensor input, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
@@ -7498,13 +7498,13 @@ def kthvalue(*args, **kwargs):
 
 _parser_f_layer_norm = PythonArgParser(
     [
-        'layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1.0000000000000001e-05, bool cudnn_enable=True)',
+        'layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True)',
     ],
 )
 
 
 def layer_norm(*args, **kwargs):
-    """layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1.0000000000000001e-05, bool cudnn_enable=True)"""
+    """layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
@@ -9456,7 +9456,7 @@ def nonzero_numpy(*args, **kwargs):
 _parser_f_normal = PythonArgParser(
     [
         'normal(Tensor mean, Tensor std, *, Generator? generator=None, Tensor? out=None)',
-        'normal(Tensor mean, float std=1., *, Generator? generator=None, Tensor? out=None)',
+        'normal(Tensor mean, float std=1, *, Generator? generator=None, Tensor? out=None)',
         'normal(float mean, Tensor std, *, Generator? generator=None, Tensor? out=None)',
         'normal(float mean, float std, SymInt[] size, *, Generator? generator=None, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
@@ -9464,7 +9464,7 @@ _parser_f_normal = PythonArgParser(
 
 
 def normal(*args, **kwargs):
-    """normal(Tensor mean, Tensor std, *, Generator? generator=None, Tensor? out=None) | normal(Tensor mean, float std=1., *, Generator? generator=None, Tensor? out=None) | normal(float mean, Tensor std, *, Generator? generator=None, Tensor? out=None) | normal(float mean, float std, SymInt[] size, *, Generator? generator=None, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    """normal(Tensor mean, Tensor std, *, Generator? generator=None, Tensor? out=None) | normal(Tensor mean, float std=1, *, Generator? generator=None, Tensor? out=None) | normal(float mean, Tensor std, *, Generator? generator=None, Tensor? out=None) | normal(float mean, float std, SymInt[] size, *, Generator? generator=None, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
@@ -9569,14 +9569,14 @@ def outer(*args, **kwargs):
 
 _parser_f_pairwise_distance = PythonArgParser(
     [
-        'pairwise_distance(Tensor x1, Tensor x2, float p=2., float eps=9.9999999999999995e-07, bool keepdim=False)',
+        'pairwise_distance(Tensor x1, Tensor x2, float p=2, float eps=1e-06, bool keepdim=False)',
     ],
 )
 _tail_parser_f_pairwise_distance = [p.default for p in _parser_f_pairwise_distance.signatures[0].params[2:]]
 
 
 def pairwise_distance(*args, **kwargs):
-    """pairwise_distance(Tensor x1, Tensor x2, float p=2., float eps=9.9999999999999995e-07, bool keepdim=False)"""
+    """pairwise_distance(Tensor x1, Tensor x2, float p=2, float eps=1e-06, bool keepdim=False)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()

@@ -594,14 +594,14 @@ def col2im(*args, **kwargs):
 
 _parser_f_cross_entropy_loss = PythonArgParser(
     [
-        'cross_entropy_loss(Tensor input, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100, float label_smoothing=0.)',
+        'cross_entropy_loss(Tensor input, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100, float label_smoothing=0.0)',
     ],
 )
 _tail_parser_f_cross_entropy_loss = [p.default for p in _parser_f_cross_entropy_loss.signatures[0].params[2:]]
 
 
 def cross_entropy_loss(*args, **kwargs):
-    """cross_entropy_loss(Tensor input, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100, float label_smoothing=0.)"""
+    """cross_entropy_loss(Tensor input, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100, float label_smoothing=0.0)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
@@ -1040,14 +1040,14 @@ def hardtanh_backward(*args, **kwargs):
 
 _parser_f_huber_loss = PythonArgParser(
     [
-        'huber_loss(Tensor input, Tensor target, int reduction=1, float delta=1.)',
+        'huber_loss(Tensor input, Tensor target, int reduction=1, float delta=1.0)',
     ],
 )
 _tail_parser_f_huber_loss = [p.default for p in _parser_f_huber_loss.signatures[0].params[2:]]
 
 
 def huber_loss(*args, **kwargs):
-    """huber_loss(Tensor input, Tensor target, int reduction=1, float delta=1.)"""
+    """huber_loss(Tensor input, Tensor target, int reduction=1, float delta=1.0)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
@@ -1940,14 +1940,14 @@ def replication_pad3d_backward(*args, **kwargs):
 
 _parser_f_scaled_dot_product_attention = PythonArgParser(
     [
-        'scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0., bool is_causal=False, *, float? scale=None, bool enable_gqa=False)',
+        'scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, float? scale=None, bool enable_gqa=False)',
     ],
 )
 _tail_parser_f_scaled_dot_product_attention = [p.default for p in _parser_f_scaled_dot_product_attention.signatures[0].params[3:]]
 
 
 def scaled_dot_product_attention(*args, **kwargs):
-    """scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0., bool is_causal=False, *, float? scale=None, bool enable_gqa=False)"""
+    """scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, float? scale=None, bool enable_gqa=False)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
@@ -2040,13 +2040,13 @@ def silu_backward(*args, **kwargs):
 
 _parser_f_smooth_l1_loss = PythonArgParser(
     [
-        'smooth_l1_loss(Tensor input, Tensor target, int reduction=1, float beta=1., *, Tensor? out=None)',
+        'smooth_l1_loss(Tensor input, Tensor target, int reduction=1, float beta=1.0, *, Tensor? out=None)',
     ],
 )
 
 
 def smooth_l1_loss(*args, **kwargs):
-    """smooth_l1_loss(Tensor input, Tensor target, int reduction=1, float beta=1., *, Tensor? out=None)"""
+    """smooth_l1_loss(Tensor input, Tensor target, int reduction=1, float beta=1.0, *, Tensor? out=None)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()

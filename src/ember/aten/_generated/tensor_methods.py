@@ -1565,14 +1565,14 @@ def all(self, *args, **kwargs):
 
 _parser_m_allclose = PythonArgParser(
     [
-        'allclose(Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False)',
+        'allclose(Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False)',
     ],
 )
 _tail_parser_m_allclose = [p.default for p in _parser_m_allclose.signatures[0].params[1:]]
 
 
 def allclose(self, *args, **kwargs):
-    """allclose(Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False)"""
+    """allclose(Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False)"""
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
@@ -2904,13 +2904,13 @@ def broadcast_to(self, *args, **kwargs):
 
 _parser_m_cauchy_ = PythonArgParser(
     [
-        'cauchy_(float median=0., float sigma=1., *, Generator? generator=None)',
+        'cauchy_(float median=0, float sigma=1, *, Generator? generator=None)',
     ],
 )
 
 
 def cauchy_(self, *args, **kwargs):
-    """cauchy_(float median=0., float sigma=1., *, Generator? generator=None)"""
+    """cauchy_(float median=0, float sigma=1, *, Generator? generator=None)"""
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
@@ -4486,13 +4486,13 @@ def expm1_(self, *args, **kwargs):
 
 _parser_m_exponential_ = PythonArgParser(
     [
-        'exponential_(float lambd=1., *, Generator? generator=None)',
+        'exponential_(float lambd=1, *, Generator? generator=None)',
     ],
 )
 
 
 def exponential_(self, *args, **kwargs):
-    """exponential_(float lambd=1., *, Generator? generator=None)"""
+    """exponential_(float lambd=1, *, Generator? generator=None)"""
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
@@ -5910,14 +5910,14 @@ def is_neg(self, *args, **kwargs):
 
 _parser_m_isclose = PythonArgParser(
     [
-        'isclose(Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False)',
+        'isclose(Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False)',
     ],
 )
 _tail_parser_m_isclose = [p.default for p in _parser_m_isclose.signatures[0].params[1:]]
 
 
 def isclose(self, *args, **kwargs):
-    """isclose(Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False)"""
+    """isclose(Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False)"""
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
@@ -6583,13 +6583,13 @@ def log_(self, *args, **kwargs):
 
 _parser_m_log_normal_ = PythonArgParser(
     [
-        'log_normal_(float mean=1., float std=2., *, Generator? generator=None)',
+        'log_normal_(float mean=1, float std=2, *, Generator? generator=None)',
     ],
 )
 
 
 def log_normal_(self, *args, **kwargs):
-    """log_normal_(float mean=1., float std=2., *, Generator? generator=None)"""
+    """log_normal_(float mean=1, float std=2, *, Generator? generator=None)"""
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
@@ -8244,13 +8244,13 @@ def nonzero_numpy(self, *args, **kwargs):
 
 _parser_m_normal_ = PythonArgParser(
     [
-        'normal_(float mean=0., float std=1., *, Generator? generator=None)',
+        'normal_(float mean=0, float std=1, *, Generator? generator=None)',
     ],
 )
 
 
 def normal_(self, *args, **kwargs):
-    """normal_(float mean=0., float std=1., *, Generator? generator=None)"""
+    """normal_(float mean=0, float std=1, *, Generator? generator=None)"""
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
@@ -10779,13 +10779,13 @@ def unfold(self, *args, **kwargs):
 
 _parser_m_uniform_ = PythonArgParser(
     [
-        'uniform_(float from=0., float to=1., *, Generator? generator=None)',
+        'uniform_(float from=0, float to=1, *, Generator? generator=None)',
     ],
 )
 
 
 def uniform_(self, *args, **kwargs):
-    """uniform_(float from=0., float to=1., *, Generator? generator=None)"""
+    """uniform_(float from=0, float to=1, *, Generator? generator=None)"""
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)

@@ -56,9 +56,9 @@ _REDUCED = (dtypes.float16, dtypes.bfloat16)
 
 def _from_double(values: np.ndarray, dtype) -> np.ndarray:
     """static_cast<scalar_t>(double): half and bfloat16 by way of float."""
-    if dtype in _REDUCED:
-        return values.astype(np.float32).astype(dtype.np_dtype)
-    with np.errstate(invalid="ignore"):
+    with np.errstate(invalid="ignore", over="ignore"):
+        if dtype in _REDUCED:
+            return values.astype(np.float32).astype(dtype.np_dtype)
         return values.astype(dtype.np_dtype)
 
 
@@ -112,8 +112,16 @@ def exponential_(self, lambd, generator):
 
 
 def _geometric_value(u: float, log_q: float) -> float:
-    log_u = math.log(u) if u > 0.0 else -math.inf
-    return float(math.ceil(log_u / log_q)) if u > 0.0 else math.inf
+    ratio = (math.log(u) if u > 0.0 else -math.inf) / log_q
+    return float(math.ceil(ratio)) if math.isfinite(ratio) else ratio
+
+
+def _exp(value: float) -> float:
+    """libm's exp, inf where it overflows (Python's math.exp raises instead)."""
+    try:
+        return math.exp(value)
+    except OverflowError:
+        return math.inf
 
 
 def geometric_(self, p, generator):
@@ -142,7 +150,7 @@ def log_normal_(self, mean, std, generator):
         def draw(n):
             gen = _generator(generator)
             normals = distributions.normal(gen, n, dtypes.float64, mean, std, fill=False)
-            return np.array([math.exp(v) for v in normals.tolist()], np.float64)
+            return np.array([_exp(v) for v in normals.tolist()], np.float64)
 
         _fill(self, draw)
     return self

@@ -1234,3 +1234,100 @@ S["max_unpool2d"] = [
 S["max_unpool3d"] = [
     lambda T: ((T.f(1, 1, 1, 2), T.l([[[[0, 5]]]]), [2, 2, 2], [2, 2, 2], [0, 0, 0]), {})
 ]
+
+# --- wSTATS: random distributions, statistics, histograms, gradient, index_reduce ---
+
+
+def _seeded(make):
+    """A sample of a random operator: both libraries seeded alike, so values compare."""
+
+    def sample(T):
+        T.lib.manual_seed(0)
+        return make(T)
+
+    return sample
+
+
+for _name, _args in (
+    ("cauchy_", (0.5, 2.0)), ("log_normal_", (0.2, 0.5)), ("exponential_", (1.5,)),
+    ("geometric_", (0.3,)),
+):  # fmt: skip
+    S[_name] = [
+        _seeded(lambda T, a=_args: ((T.f(2, 3) * 1, *a), {})),
+        _seeded(lambda T, a=_args: ((T.f(2, 3), *a), {})),
+    ]
+S["normal.Tensor_float"] = [_seeded(lambda T: ((T.f(2, 3), 0.5), {}))]
+S["normal.float_Tensor"] = [_seeded(lambda T: ((1.5, T.p(2, 3)), {}))]
+S["normal.Tensor_Tensor"] = [_seeded(lambda T: ((T.f(2, 3), T.p(3)), {}))]
+S["normal.float_float"] = [_seeded(lambda T: ((0.5, 2.0, [2, 3]), {"dtype": T.lib.float64}))]
+S["multinomial"] = [
+    _seeded(lambda T: ((T.p(2, 5), 3), {})),
+    _seeded(lambda T: ((T.p(6), 4, True), {})),
+]
+S["scalar_tensor"] = [lambda T: ((2.5,), {"dtype": T.lib.float64}), lambda T: ((3,), {})]
+S["cov"] = [
+    lambda T: ((T.f(3, 5),), {}),
+    lambda T: ((T.f(2, 4),), {"correction": 0, "fweights": T.l([1, 2, 1, 3]), "aweights": T.p(4)}),
+]
+S["corrcoef"] = [lambda T: ((T.f(3, 5),), {})]
+
+
+def _q(T):
+    return T.lib.tensor([0.25, 0.75], dtype=T.lib.float64)
+
+
+for _name in ("quantile", "nanquantile"):
+    S[_name] = [
+        lambda T: ((T.f(3, 4), _q(T)), {}),
+        lambda T: ((T.f(3, 4), _q(T), 1, True), {"interpolation": "midpoint"}),
+    ]
+    S[f"{_name}.scalar"] = [lambda T: ((T.f(3, 4), 0.3), {"dim": 0, "interpolation": "lower"})]
+
+
+def _edges(T, *values):
+    return T.lib.tensor(values, dtype=T.lib.float64)
+
+
+S["histogram.bins_tensor"] = [lambda T: ((T.c(6), _edges(T, -2.0, 0.0, 1.0, 2.0)), {})]
+S["histogram.bin_ct"] = [
+    lambda T: ((T.c(2, 3), 4), {"range": [-1.0, 1.0]}),
+    lambda T: ((T.c(6), 3), {"weight": T.c(6), "density": True}),
+]
+S["_histogramdd_bin_edges"] = [lambda T: ((T.c(4, 2), [2, 3]), {})]
+S["_histogramdd_from_bin_cts"] = [lambda T: ((T.c(4, 2), [2, 3]), {"density": True})]
+S["_histogramdd_from_bin_tensors"] = [
+    lambda T: ((T.c(4, 2), [_edges(T, -2.0, 0.0, 2.0), _edges(T, -1.0, 1.0)]), {})
+]
+S["histogramdd"] = [lambda T: ((T.c(4, 2), [2, 3]), {})]
+S["histogramdd.int_bins"] = [lambda T: ((T.c(4, 2), 2), {"weight": T.c(4)})]
+S["histogramdd.TensorList_bins"] = [
+    lambda T: ((T.c(4, 2), [_edges(T, -2.0, 0.0, 2.0), _edges(T, -1.0, 1.0)]), {})
+]
+S["gradient.scalarint"] = [
+    lambda T: ((T.f(3, 4),), {}),
+    lambda T: ((T.f(3, 4),), {"spacing": 2.0, "dim": 1, "edge_order": 2}),
+]
+S["gradient.scalararray"] = [lambda T: ((T.f(3, 4),), {"spacing": 0.5, "dim": [0, 1]})]
+S["gradient.array"] = [lambda T: ((T.f(3, 4),), {"dim": [1]})]
+S["gradient.scalarrayint"] = [lambda T: ((T.f(3, 4),), {"spacing": [1.0, 2.0]})]
+S["gradient.scalarrayarray"] = [
+    lambda T: ((T.f(3, 4),), {"spacing": [2.0], "dim": [0], "edge_order": 2})
+]
+S["gradient.tensorarrayint"] = [
+    lambda T: ((T.f(3, 4),), {"spacing": [_edges(T, 0.0, 1.0, 3.0), _edges(T, 0.0, 1, 2, 4)]})
+]
+S["gradient.tensorarray"] = [
+    lambda T: ((T.f(3, 4),), {"spacing": [_edges(T, 0.0, 1, 2, 4)], "dim": [1], "edge_order": 2})
+]
+S["index_reduce"] = [
+    lambda T: ((T.f(3, 2), 0, T.l([0, 2, 0]), T.f(3, 2), "prod"), {}),
+    lambda T: ((T.f(3, 2), 0, T.l([0, 2, 0]), T.f(3, 2), "amax"), {"include_self": False}),
+    lambda T: ((T.f(4), 0, T.l([1, 1, 3]), T.f(3), "mean"), {}),
+]
+S["normal.float_float_out"] = [_seeded(lambda T: ((0.5, 2.0, [2, 3]), {"out": T.c(3)}))]
+# out= runs draw the functional overload's results first from torch's generator: the
+# values of torch's call are then the next ones (only metadata is compared)
+NO_VALUES = NO_VALUES | {
+    "normal.Tensor_float_out", "normal.float_Tensor_out", "normal.Tensor_Tensor_out",
+    "normal.float_float_out", "multinomial.out",
+}  # fmt: skip

@@ -227,6 +227,9 @@ def tensor_to_ember(t):
     if t.layout != torch.strided or t.is_quantized:
         raise NoCounterpart(f"layout {t.layout}")
     dtype = _ember_dtype(t.dtype)
+    if t.device.type == "meta":  # no data to copy: the same geometry on ember's meta device
+        e = ember.empty_strided(tuple(t.shape), t.stride(), dtype=dtype, device="meta")
+        return e.requires_grad_(True) if t.requires_grad else e
     whole = t.storage_offset() == 0 and t.untyped_storage().nbytes() == t.numel() * t.element_size()
     if t.numel() == 0 or t.is_contiguous() and whole:
         data = ember.from_numpy(np.ascontiguousarray(_array(t.detach().contiguous())))

@@ -173,3 +173,13 @@ triangular_solve = structseq("triangular_solve", ("solution", "cloned_coefficien
 triangular_solve_out = structseq("triangular_solve_out", ("solution", "cloned_coefficient"))
 geqrf = structseq("geqrf", ("a", "tau"))
 geqrf_out = structseq("geqrf_out", ("a", "tau"))
+# histograms (wSTATS)
+histogram = structseq("histogram", ("hist", "bin_edges"))
+histogram_out = structseq("histogram_out", ("hist", "bin_edges"))
+histogramdd = structseq("histogramdd", ("hist", "bin_edges"))
+__all__ += ["histogram", "histogram_out", "histogramdd"]
+
+
+def lists_as_tuples(result: tuple) -> tuple:
+    """A result whose items include a TensorList, its lists as tuples (PyTorch's wrap)."""
+    return tuple(tuple(item) if isinstance(item, list) else item for item in result)

@@ -34,6 +34,7 @@ TENSOR_LIST, INT_LIST, SYM_INT_LIST, FLOAT_LIST, BOOL_LIST = range(12, 17)
 PYOBJECT = 17  # any object (torch.tensor's data)
 STORAGE = 18  # a storage (the legacy torch.Tensor(storage) constructor)
 STREAM = 19  # a Stream (record_stream)
+SCALAR_LIST = 20  # Scalar[] (torch.gradient's spacing)
 
 # FunctionParameter::type_name(); torch spells its own types "torch.X", ember "ember.X".
 TYPE_NAMES = {
@@ -54,6 +55,7 @@ TYPE_NAMES = {
     SYM_INT_LIST: "tuple of ints",
     FLOAT_LIST: "tuple of floats",
     BOOL_LIST: "tuple of bools",
+    SCALAR_LIST: "tuple of Scalars",
     PYOBJECT: "object",
     STORAGE: "ember.Storage",
     # PyTorch's FunctionParameter::type_name has no name for a Stream: it throws "unknown
@@ -430,12 +432,35 @@ def _make_tensor_list(param):
     return tensor_list
 
 
-def _float_list(obj):
+def _make_float_list(param):
+    """is_float_or_complex_list (the first element only), then PythonArgs::getDoublelist:
+    an element that is no float is the deferred error naming its position."""
+    message = f"{param.signature_name}(): argument '{param.name}' must be {param.type_name}, "
+
+    def float_list(obj):
+        if not isinstance(obj, SEQUENCES):
+            return FAIL
+        if obj and not (_float(obj[0]) is not FAIL or isinstance(obj[0], complex)):
+            return FAIL
+        values = []
+        for position, item in enumerate(obj):
+            try:
+                values.append(float(item))
+            except (TypeError, ValueError):
+                found = f"but found element of type {tp_name(item)} at pos {position + 1}"
+                return UnpackError(message + found)
+        return values
+
+    return float_list
+
+
+def _scalar_list(obj):
+    """is_scalar_list: a tuple or list of Python numbers (or NumPy scalars); no tensors."""
     if not isinstance(obj, SEQUENCES):
         return FAIL
-    if obj and not (_float(obj[0]) is not FAIL or isinstance(obj[0], complex)):
+    if not all(isinstance(item, _NUMBERS) or _is_numpy_scalar(item) for item in obj):
         return FAIL
-    return [float(item) for item in obj]
+    return [_scalar(item) for item in obj]
 
 
 def _make_bool_list(param):
@@ -462,7 +487,8 @@ def make_converter(param, numbers_as_tensors: bool):
     """The converter of one parameter: object -> value, or FAIL."""
     kind = param.kind
     simple = {SCALAR: _scalar, INT64: _int, SYM_INT: _symint, DOUBLE: _float, BOOL: _bool}
-    simple.update({STRING: _string, GENERATOR: _generator, FLOAT_LIST: _float_list})
+    simple.update({STRING: _string, GENERATOR: _generator})
+    simple[SCALAR_LIST] = _scalar_list
     simple[PYOBJECT] = _pyobject
     if kind == TENSOR:
         return _tensor_or_number if numbers_as_tensors else _tensor
@@ -478,6 +504,8 @@ def make_converter(param, numbers_as_tensors: bool):
         return _named_enum("memory_format", "_format")
     if kind in (INT_LIST, SYM_INT_LIST):
         return _make_int_list(param)
+    if kind == FLOAT_LIST:
+        return _make_float_list(param)
     if kind == TENSOR_LIST:
         return _make_tensor_list(param)
     if kind == PYOBJECT:

@@ -38,6 +38,7 @@ from ember.aten.python_arg_convert import (
     MEMORY_FORMAT,
     PYOBJECT,
     SCALAR,
+    SCALAR_LIST,
     SCALARTYPE,
     SEQUENCES,
     STORAGE,
@@ -80,10 +81,11 @@ _BASE_TYPES = {
 }
 _LIST_OF = {TENSOR: TENSOR_LIST, INT64: INT_LIST, SYM_INT: SYM_INT_LIST, DOUBLE: FLOAT_LIST}
 _LIST_OF[BOOL] = BOOL_LIST
+_LIST_OF[SCALAR] = SCALAR_LIST
 # Kinds whose converter may hand on an UnpackError, raised once the signature matched
 # (the others raise DeferredError: see Note [Python ints are int64] in python_arg_convert.py).
 _LISTS = frozenset({INT_LIST, SYM_INT_LIST, FLOAT_LIST, BOOL_LIST, TENSOR_LIST})
-_DEFERRED = frozenset({INT_LIST, SYM_INT_LIST, TENSOR_LIST})
+_DEFERRED = frozenset({INT_LIST, SYM_INT_LIST, FLOAT_LIST, TENSOR_LIST})
 
 # numpy_compatibility_arg_names in python_arg_parser.cpp.
 NUMPY_NAMES = {

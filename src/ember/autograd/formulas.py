@@ -467,6 +467,7 @@ from ember.autograd.formulas_householder import (  # noqa: E402, F401 (derivativ
     householder_product_backward,
     ormqr_backward,
 )
+from ember.autograd.formulas_index_reduce import index_reduce_backward  # noqa: E402, F401
 from ember.autograd.formulas_linalg_cholesky import (  # noqa: E402, F401 (derivatives.yaml)
     cholesky_inverse_backward,
     cholesky_solve_backward,

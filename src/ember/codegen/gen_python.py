@@ -115,6 +115,8 @@ def _overload_body(sig: PythonSignature, indent: str, *, wrap: bool) -> list[str
             text = f"tuple({text})"  # PyTorch's bindings wrap a TensorList as a tuple
         named_tuple = _return_type(sig, target)
         if named_tuple is not None:
+            if any(str(r.type) == "List[Tensor]" for r in target.func.returns):
+                text = f"return_types.lists_as_tuples({text})"  # histogramdd's bin_edges
             text = f"return_types.{named_tuple}({text})"
         return text
 

@@ -37,6 +37,9 @@ _op__fft_c2r_out = handle("_fft_c2r.out")
 _op__fft_r2c = handle("_fft_r2c")
 _op__fft_r2c_out = handle("_fft_r2c.out")
 _op__foobar = handle("_foobar")
+_op__histogramdd_bin_edges = handle("_histogramdd_bin_edges")
+_op__histogramdd_from_bin_cts = handle("_histogramdd_from_bin_cts")
+_op__histogramdd_from_bin_tensors = handle("_histogramdd_from_bin_tensors")
 _op__linalg_check_errors = handle("_linalg_check_errors")
 _op__linalg_det = handle("_linalg_det")
 _op__linalg_det_result = handle("_linalg_det.result")
@@ -292,6 +295,7 @@ _op_copysign_Scalar = handle("copysign.Scalar")
 _op_copysign_Scalar_out = handle("copysign.Scalar_out")
 _op_copysign_Tensor = handle("copysign.Tensor")
 _op_copysign_out = handle("copysign.out")
+_op_corrcoef = handle("corrcoef")
 _op_cos = handle("cos")
 _op_cos_out = handle("cos.out")
 _op_cos_ = handle("cos_")
@@ -302,6 +306,7 @@ _op_cosine_embedding_loss = handle("cosine_embedding_loss")
 _op_cosine_similarity = handle("cosine_similarity")
 _op_count_nonzero = handle("count_nonzero")
 _op_count_nonzero_dim_IntList = handle("count_nonzero.dim_IntList")
+_op_cov = handle("cov")
 _op_cross = handle("cross")
 _op_cross_out = handle("cross.out")
 _op_cummax = handle("cummax")
@@ -439,6 +444,13 @@ _op_ge_Tensor = handle("ge.Tensor")
 _op_ge_Tensor_out = handle("ge.Tensor_out")
 _op_geqrf = handle("geqrf")
 _op_geqrf_a = handle("geqrf.a")
+_op_gradient_array = handle("gradient.array")
+_op_gradient_scalararray = handle("gradient.scalararray")
+_op_gradient_scalarint = handle("gradient.scalarint")
+_op_gradient_scalarrayarray = handle("gradient.scalarrayarray")
+_op_gradient_scalarrayint = handle("gradient.scalarrayint")
+_op_gradient_tensorarray = handle("gradient.tensorarray")
+_op_gradient_tensorarrayint = handle("gradient.tensorarrayint")
 _op_group_norm = handle("group_norm")
 _op_gt_Scalar = handle("gt.Scalar")
 _op_gt_Scalar_out = handle("gt.Scalar_out")
@@ -453,6 +465,13 @@ _op_heaviside_out = handle("heaviside.out")
 _op_hinge_embedding_loss = handle("hinge_embedding_loss")
 _op_histc = handle("histc")
 _op_histc_out = handle("histc.out")
+_op_histogram_bin_ct = handle("histogram.bin_ct")
+_op_histogram_bin_ct_out = handle("histogram.bin_ct_out")
+_op_histogram_bins_tensor = handle("histogram.bins_tensor")
+_op_histogram_bins_tensor_out = handle("histogram.bins_tensor_out")
+_op_histogramdd = handle("histogramdd")
+_op_histogramdd_TensorList_bins = handle("histogramdd.TensorList_bins")
+_op_histogramdd_int_bins = handle("histogramdd.int_bins")
 _op_hsplit_array = handle("hsplit.array")
 _op_hsplit_int = handle("hsplit.int")
 _op_hstack = handle("hstack")
@@ -475,6 +494,8 @@ _op_index_fill_int_Scalar = handle("index_fill.int_Scalar")
 _op_index_fill_int_Tensor = handle("index_fill.int_Tensor")
 _op_index_put = handle("index_put")
 _op_index_put_ = handle("index_put_")
+_op_index_reduce = handle("index_reduce")
+_op_index_reduce_out = handle("index_reduce.out")
 _op_index_select = handle("index_select")
 _op_index_select_out = handle("index_select.out")
 _op_inner = handle("inner")
@@ -626,6 +647,8 @@ _op_msort = handle("msort")
 _op_msort_out = handle("msort.out")
 _op_mul_Tensor = handle("mul.Tensor")
 _op_mul_out = handle("mul.out")
+_op_multinomial = handle("multinomial")
+_op_multinomial_out = handle("multinomial.out")
 _op_multiply_Scalar = handle("multiply.Scalar")
 _op_multiply_Tensor = handle("multiply.Tensor")
 _op_multiply_out = handle("multiply.out")
@@ -641,6 +664,10 @@ _op_nanmean_out = handle("nanmean.out")
 _op_nanmedian = handle("nanmedian")
 _op_nanmedian_dim = handle("nanmedian.dim")
 _op_nanmedian_dim_values = handle("nanmedian.dim_values")
+_op_nanquantile = handle("nanquantile")
+_op_nanquantile_out = handle("nanquantile.out")
+_op_nanquantile_scalar = handle("nanquantile.scalar")
+_op_nanquantile_scalar_out = handle("nanquantile.scalar_out")
 _op_nansum = handle("nansum")
 _op_nansum_out = handle("nansum.out")
 _op_narrow = handle("narrow")
@@ -671,6 +698,14 @@ _op_nonzero_out = handle("nonzero.out")
 _op_nonzero_numpy = handle("nonzero_numpy")
 _op_nonzero_static = handle("nonzero_static")
 _op_nonzero_static_out = handle("nonzero_static.out")
+_op_normal_Tensor_Tensor = handle("normal.Tensor_Tensor")
+_op_normal_Tensor_Tensor_out = handle("normal.Tensor_Tensor_out")
+_op_normal_Tensor_float = handle("normal.Tensor_float")
+_op_normal_Tensor_float_out = handle("normal.Tensor_float_out")
+_op_normal_float_Tensor = handle("normal.float_Tensor")
+_op_normal_float_Tensor_out = handle("normal.float_Tensor_out")
+_op_normal_float_float = handle("normal.float_float")
+_op_normal_float_float_out = handle("normal.float_float_out")
 _op_ones = handle("ones")
 _op_ones_out = handle("ones.out")
 _op_ones_like = handle("ones_like")
@@ -706,6 +741,10 @@ _op_prod_int_out = handle("prod.int_out")
 _op_put = handle("put")
 _op_qr = handle("qr")
 _op_qr_Q = handle("qr.Q")
+_op_quantile = handle("quantile")
+_op_quantile_out = handle("quantile.out")
+_op_quantile_scalar = handle("quantile.scalar")
+_op_quantile_scalar_out = handle("quantile.scalar_out")
 _op_rad2deg = handle("rad2deg")
 _op_rad2deg_out = handle("rad2deg.out")
 _op_rad2deg_ = handle("rad2deg_")
@@ -1361,6 +1400,72 @@ def _foobar(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(_foobar, _parser_f__foobar, args, kwargs, MODULE)
+
+
+
+_parser_f__histogramdd_bin_edges = PythonArgParser(
+    [
+        '_histogramdd_bin_edges(Tensor input, int[] bins, *, float[]? range=None, Tensor? weight=None, bool density=False)',
+    ],
+)
+
+
+def _histogramdd_bin_edges(*args, **kwargs):
+    """_histogramdd_bin_edges(Tensor input, int[] bins, *, float[]? range=None, Tensor? weight=None, bool density=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__histogramdd_bin_edges.parse(args, kwargs)[1]
+        return tuple(_op__histogramdd_bin_edges.call(v[0], v[1], v[2], v[3], v[4]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_histogramdd_bin_edges, _parser_f__histogramdd_bin_edges, args, kwargs, MODULE)
+
+
+
+_parser_f__histogramdd_from_bin_cts = PythonArgParser(
+    [
+        '_histogramdd_from_bin_cts(Tensor input, int[] bins, *, float[]? range=None, Tensor? weight=None, bool density=False)',
+    ],
+)
+
+
+def _histogramdd_from_bin_cts(*args, **kwargs):
+    """_histogramdd_from_bin_cts(Tensor input, int[] bins, *, float[]? range=None, Tensor? weight=None, bool density=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__histogramdd_from_bin_cts.parse(args, kwargs)[1]
+        return _op__histogramdd_from_bin_cts.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_histogramdd_from_bin_cts, _parser_f__histogramdd_from_bin_cts, args, kwargs, MODULE)
+
+
+
+_parser_f__histogramdd_from_bin_tensors = PythonArgParser(
+    [
+        '_histogramdd_from_bin_tensors(Tensor input, Tensor[] bins, *, Tensor? weight=None, bool density=False)',
+    ],
+)
+
+
+def _histogramdd_from_bin_tensors(*args, **kwargs):
+    """_histogramdd_from_bin_tensors(Tensor input, Tensor[] bins, *, Tensor? weight=None, bool density=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__histogramdd_from_bin_tensors.parse(args, kwargs)[1]
+        return _op__histogramdd_from_bin_tensors.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_histogramdd_from_bin_tensors, _parser_f__histogramdd_from_bin_tensors, args, kwargs, MODULE)
 
 
 
@@ -4940,6 +5045,32 @@ def copysign(*args, **kwargs):
 
 
 
+_parser_f_corrcoef = PythonArgParser(
+    [
+        'corrcoef(Tensor input)',
+    ],
+)
+_tail_parser_f_corrcoef = [p.default for p in _parser_f_corrcoef.signatures[0].params[1:]]
+
+
+def corrcoef(*args, **kwargs):
+    """corrcoef(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_corrcoef]
+        else:
+            index, v = _parser_f_corrcoef.parse(args, kwargs)
+        return _op_corrcoef.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(corrcoef, _parser_f_corrcoef, args, kwargs, MODULE)
+
+
+
 _parser_f_cos = PythonArgParser(
     [
         'cos(Tensor input, *, Tensor? out=None)',
@@ -5115,6 +5246,32 @@ def count_nonzero(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(count_nonzero, _parser_f_count_nonzero, args, kwargs, MODULE)
+
+
+
+_parser_f_cov = PythonArgParser(
+    [
+        'cov(Tensor input, *, int correction=1, Tensor? fweights=None, Tensor? aweights=None)',
+    ],
+)
+_tail_parser_f_cov = [p.default for p in _parser_f_cov.signatures[0].params[1:]]
+
+
+def cov(*args, **kwargs):
+    """cov(Tensor input, *, int correction=1, Tensor? fweights=None, Tensor? aweights=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_cov]
+        else:
+            index, v = _parser_f_cov.parse(args, kwargs)
+        return _op_cov.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(cov, _parser_f_cov, args, kwargs, MODULE)
 
 
 
@@ -7098,6 +7255,47 @@ def geqrf(*args, **kwargs):
 
 
 
+_parser_f_gradient = PythonArgParser(
+    [
+        'gradient(Tensor input, *, int[] dim, int edge_order=1)',
+        'gradient(Tensor input, *, Scalar spacing, int[] dim, int edge_order=1)',
+        'gradient(Tensor input, *, Scalar? spacing=None, int? dim=None, int edge_order=1)',
+        'gradient(Tensor input, *, Scalar[] spacing, int? dim=None, int edge_order=1)',
+        'gradient(Tensor input, *, Scalar[] spacing, int[] dim, int edge_order=1)',
+        'gradient(Tensor input, *, Tensor[] spacing, int? dim=None, int edge_order=1)',
+        'gradient(Tensor input, *, Tensor[] spacing, int[] dim, int edge_order=1)',
+    ],
+)
+
+
+def gradient(*args, **kwargs):
+    """gradient(Tensor input, *, int[] dim, int edge_order=1) | gradient(Tensor input, *, Scalar spacing, int[] dim, int edge_order=1) | gradient(Tensor input, *, Scalar? spacing=None, int? dim=None, int edge_order=1) | gradient(Tensor input, *, Scalar[] spacing, int? dim=None, int edge_order=1) | gradient(Tensor input, *, Scalar[] spacing, int[] dim, int edge_order=1) | gradient(Tensor input, *, Tensor[] spacing, int? dim=None, int edge_order=1) | gradient(Tensor input, *, Tensor[] spacing, int[] dim, int edge_order=1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_gradient.parse(args, kwargs)
+        if index == 0:
+            return tuple(_op_gradient_array.call(v[0], v[1], v[2]))
+        elif index == 1:
+            return tuple(_op_gradient_scalararray.call(v[0], v[1], v[2], v[3]))
+        elif index == 2:
+            return tuple(_op_gradient_scalarint.call(v[0], v[1], v[2], v[3]))
+        elif index == 3:
+            return tuple(_op_gradient_scalarrayint.call(v[0], v[1], v[2], v[3]))
+        elif index == 4:
+            return tuple(_op_gradient_scalarrayarray.call(v[0], v[1], v[2], v[3]))
+        elif index == 5:
+            return tuple(_op_gradient_tensorarrayint.call(v[0], v[1], v[2], v[3]))
+        else:
+            return tuple(_op_gradient_tensorarray.call(v[0], v[1], v[2], v[3]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(gradient, _parser_f_gradient, args, kwargs, MODULE)
+
+
+
 _parser_f_group_norm = PythonArgParser(
     [
         'group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True)',
@@ -7269,6 +7467,65 @@ def histc(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(histc, _parser_f_histc, args, kwargs, MODULE)
+
+
+
+_parser_f_histogram = PythonArgParser(
+    [
+        'histogram(Tensor input, Tensor bins, *, Tensor? weight=None, bool density=False, Tensor[2]? out=None)',
+        'histogram(Tensor input, int bins=100, *, float[]? range=None, Tensor? weight=None, bool density=False, Tensor[2]? out=None)',
+    ],
+)
+
+
+def histogram(*args, **kwargs):
+    """histogram(Tensor input, Tensor bins, *, Tensor? weight=None, bool density=False, Tensor[2]? out=None) | histogram(Tensor input, int bins=100, *, float[]? range=None, Tensor? weight=None, bool density=False, Tensor[2]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_histogram.parse(args, kwargs)
+        if index == 0:
+            if v[4] is None:
+                return return_types.histogram(_op_histogram_bins_tensor.call(v[0], v[1], v[2], v[3]))
+            return return_types.histogram_out(_op_histogram_bins_tensor_out.call(v[0], v[1], v[2], v[3], *v[4]))
+        else:
+            if v[5] is None:
+                return return_types.histogram(_op_histogram_bin_ct.call(v[0], v[1], v[2], v[3], v[4]))
+            return return_types.histogram_out(_op_histogram_bin_ct_out.call(v[0], v[1], v[2], v[3], v[4], *v[5]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(histogram, _parser_f_histogram, args, kwargs, MODULE)
+
+
+
+_parser_f_histogramdd = PythonArgParser(
+    [
+        'histogramdd(Tensor input, int bins, float[]? range=None, Tensor? weight=None, bool density=False)',
+        'histogramdd(Tensor input, int[] bins, float[]? range=None, Tensor? weight=None, bool density=False)',
+        'histogramdd(Tensor input, Tensor[] bins, float[]? range=None, Tensor? weight=None, bool density=False)',
+    ],
+)
+
+
+def histogramdd(*args, **kwargs):
+    """histogramdd(Tensor input, int bins, float[]? range=None, Tensor? weight=None, bool density=False) | histogramdd(Tensor input, int[] bins, float[]? range=None, Tensor? weight=None, bool density=False) | histogramdd(Tensor input, Tensor[] bins, float[]? range=None, Tensor? weight=None, bool density=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_histogramdd.parse(args, kwargs)
+        if index == 0:
+            return return_types.histogramdd(return_types.lists_as_tuples(_op_histogramdd_int_bins.call(v[0], v[1], v[2], v[3], v[4])))
+        elif index == 1:
+            return return_types.histogramdd(return_types.lists_as_tuples(_op_histogramdd.call(v[0], v[1], v[2], v[3], v[4])))
+        else:
+            return return_types.histogramdd(return_types.lists_as_tuples(_op_histogramdd_TensorList_bins.call(v[0], v[1], v[2], v[3], v[4])))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(histogramdd, _parser_f_histogramdd, args, kwargs, MODULE)
 
 
 
@@ -7585,6 +7842,30 @@ def index_put_(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(index_put_, _parser_f_index_put_, args, kwargs, MODULE)
+
+
+
+_parser_f_index_reduce = PythonArgParser(
+    [
+        'index_reduce(Tensor input, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True, Tensor? out=None)',
+    ],
+)
+
+
+def index_reduce(*args, **kwargs):
+    """index_reduce(Tensor input, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_index_reduce.parse(args, kwargs)[1]
+        if v[6] is None:
+            return _op_index_reduce.call(v[0], v[1], v[2], v[3], v[4], v[5])
+        return _op_index_reduce_out.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(index_reduce, _parser_f_index_reduce, args, kwargs, MODULE)
 
 
 
@@ -9504,6 +9785,30 @@ def mul(*args, **kwargs):
 
 
 
+_parser_f_multinomial = PythonArgParser(
+    [
+        'multinomial(Tensor input, SymInt num_samples, bool replacement=False, *, Generator? generator=None, Tensor? out=None)',
+    ],
+)
+
+
+def multinomial(*args, **kwargs):
+    """multinomial(Tensor input, SymInt num_samples, bool replacement=False, *, Generator? generator=None, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_multinomial.parse(args, kwargs)[1]
+        if v[4] is None:
+            return _op_multinomial.call(v[0], v[1], v[2], v[3])
+        return _op_multinomial_out.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(multinomial, _parser_f_multinomial, args, kwargs, MODULE)
+
+
+
 _parser_f_multiply = PythonArgParser(
     [
         'multiply(Tensor input, Tensor other, *, Tensor? out=None)',
@@ -9679,6 +9984,36 @@ def nanmedian(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(nanmedian, _parser_f_nanmedian, args, kwargs, MODULE)
+
+
+
+_parser_f_nanquantile = PythonArgParser(
+    [
+        'nanquantile(Tensor input, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation="linear", Tensor? out=None)',
+        'nanquantile(Tensor input, float q, int? dim=None, bool keepdim=False, *, str interpolation="linear", Tensor? out=None)',
+    ],
+)
+
+
+def nanquantile(*args, **kwargs):
+    """nanquantile(Tensor input, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation="linear", Tensor? out=None) | nanquantile(Tensor input, float q, int? dim=None, bool keepdim=False, *, str interpolation="linear", Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_nanquantile.parse(args, kwargs)
+        if index == 0:
+            if v[5] is None:
+                return _op_nanquantile.call(v[0], v[1], v[2], v[3], v[4])
+            return _op_nanquantile_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
+        else:
+            if v[5] is None:
+                return _op_nanquantile_scalar.call(v[0], v[1], v[2], v[3], v[4])
+            return _op_nanquantile_scalar_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(nanquantile, _parser_f_nanquantile, args, kwargs, MODULE)
 
 
 
@@ -10135,6 +10470,47 @@ def nonzero_static(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(nonzero_static, _parser_f_nonzero_static, args, kwargs, MODULE)
+
+
+
+_parser_f_normal = PythonArgParser(
+    [
+        'normal(Tensor mean, Tensor std, *, Generator? generator=None, Tensor? out=None)',
+        'normal(Tensor mean, float std=1, *, Generator? generator=None, Tensor? out=None)',
+        'normal(float mean, Tensor std, *, Generator? generator=None, Tensor? out=None)',
+        'normal(float mean, float std, SymInt[] size, *, Generator? generator=None, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+    ],
+)
+
+
+def normal(*args, **kwargs):
+    """normal(Tensor mean, Tensor std, *, Generator? generator=None, Tensor? out=None) | normal(Tensor mean, float std=1, *, Generator? generator=None, Tensor? out=None) | normal(float mean, Tensor std, *, Generator? generator=None, Tensor? out=None) | normal(float mean, float std, SymInt[] size, *, Generator? generator=None, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_normal.parse(args, kwargs)
+        if index == 0:
+            if v[3] is None:
+                return _op_normal_Tensor_Tensor.call(v[0], v[1], v[2])
+            return _op_normal_Tensor_Tensor_out.call(v[0], v[1], v[2], v[3])
+        elif index == 1:
+            if v[3] is None:
+                return _op_normal_Tensor_float.call(v[0], v[1], v[2])
+            return _op_normal_Tensor_float_out.call(v[0], v[1], v[2], v[3])
+        elif index == 2:
+            if v[3] is None:
+                return _op_normal_float_Tensor.call(v[0], v[1], v[2])
+            return _op_normal_float_Tensor_out.call(v[0], v[1], v[2], v[3])
+        else:
+            if v[4] is None:
+                return make_factory(_op_normal_float_float, (v[0], v[1], v[2], v[3], v[5], v[6], CPU if v[7] is None else v[7], v[8],), v[9])
+            check_out_type_matches(v[4], v[5], v[7])
+            return make_factory_out(_op_normal_float_float_out, (v[0], v[1], v[2], v[3], v[4],), v[9])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(normal, _parser_f_normal, args, kwargs, MODULE)
 
 
 
@@ -10659,6 +11035,36 @@ def qr(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(qr, _parser_f_qr, args, kwargs, MODULE)
+
+
+
+_parser_f_quantile = PythonArgParser(
+    [
+        'quantile(Tensor input, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation="linear", Tensor? out=None)',
+        'quantile(Tensor input, float q, int? dim=None, bool keepdim=False, *, str interpolation="linear", Tensor? out=None)',
+    ],
+)
+
+
+def quantile(*args, **kwargs):
+    """quantile(Tensor input, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation="linear", Tensor? out=None) | quantile(Tensor input, float q, int? dim=None, bool keepdim=False, *, str interpolation="linear", Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_quantile.parse(args, kwargs)
+        if index == 0:
+            if v[5] is None:
+                return _op_quantile.call(v[0], v[1], v[2], v[3], v[4])
+            return _op_quantile_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
+        else:
+            if v[5] is None:
+                return _op_quantile_scalar.call(v[0], v[1], v[2], v[3], v[4])
+            return _op_quantile_scalar_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(quantile, _parser_f_quantile, args, kwargs, MODULE)
 
 
 
@@ -13989,4 +14395,4 @@ def zeros_like(*args, **kwargs):
     return handle_function(zeros_like, _parser_f_zeros_like, args, kwargs, MODULE)
 
 
-__all__ = ['_adaptive_avg_pool2d', '_adaptive_avg_pool3d', '_cdist_backward', '_cdist_forward', '_cholesky_solve_helper', '_chunk_cat', '_conj', '_conj_physical', '_convolution_mode', '_cummax_helper', '_cummin_helper', '_efficientzerotensor', '_euclidean_dist', '_fft_c2c', '_fft_c2r', '_fft_r2c', '_foobar', '_linalg_check_errors', '_linalg_det', '_linalg_eigh', '_linalg_slogdet', '_linalg_solve_ex', '_linalg_svd', '_log_softmax_backward_data', '_logcumsumexp', '_lu_with_info', '_neg_view', '_pdist_backward', '_pdist_forward', '_prelu_kernel', '_prelu_kernel_backward', '_safe_softmax', '_scaled_dot_product_attention_math', '_scaled_dot_product_flash_attention_for_cpu', '_scaled_dot_product_flash_attention_for_cpu_backward', '_softmax_backward_data', '_trilinear', '_unique', '_unique2', 'abs', 'abs_', 'absolute', 'acos', 'acos_', 'acosh', 'acosh_', 'adaptive_avg_pool1d', 'adaptive_max_pool1d', 'add', 'addbmm', 'addcdiv', 'addcmul', 'addmm', 'addmv', 'addmv_', 'addr', 'adjoint', 'alias', 'alias_copy', 'all', 'allclose', 'alpha_dropout', 'alpha_dropout_', 'amax', 'amin', 'aminmax', 'angle', 'any', 'arange', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'as_strided_copy', 'as_strided_scatter', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan_', 'atanh', 'atanh_', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'avg_pool1d', 'baddbmm', 'batch_norm', 'bernoulli', 'bilinear', 'binary_cross_entropy_with_logits', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'block_diag', 'bmm', 'broadcast_tensors', 'broadcast_to', 'bucketize', 'cartesian_prod', 'cat', 'cdist', 'ceil', 'ceil_', 'celu', 'celu_', 'channel_shuffle', 'cholesky', 'cholesky_inverse', 'cholesky_solve', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clone', 'column_stack', 'combinations', 'complex', 'conj', 'conj_physical', 'conj_physical_', 'constant_pad_nd', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'convolution', 'convolution_backward', 'copysign', 'cos', 'cos_', 'cosh', 'cosh_', 'cosine_embedding_loss', 'cosine_similarity', 'count_nonzero', 'cross', 'cummax', 'cummin', 'cumprod', 'cumsum', 'cumulative_trapezoid', 'deg2rad', 'deg2rad_', 'det', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_copy', 'diagonal_scatter', 'diff', 'digamma', 'dist', 'div', 'divide', 'dot', 'dropout', 'dropout_', 'dsplit', 'dstack', 'einsum', 'embedding', 'embedding_backward', 'embedding_dense_backward', 'embedding_renorm_', 'empty', 'empty_like', 'empty_permuted', 'empty_strided', 'eq', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'exp', 'exp2', 'exp2_', 'exp_', 'expand_copy', 'expm1', 'expm1_', 'eye', 'feature_alpha_dropout', 'feature_alpha_dropout_', 'feature_dropout', 'feature_dropout_', 'fill', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'fliplr', 'flipud', 'float_power', 'floor', 'floor_', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'frac_', 'frexp', 'full', 'full_like', 'gather', 'gcd', 'gcd_', 'ge', 'geqrf', 'group_norm', 'gt', 'hardshrink', 'hardshrink_backward', 'heaviside', 'hinge_embedding_loss', 'histc', 'hsplit', 'hstack', 'hypot', 'i0', 'i0_', 'igamma', 'igammac', 'imag', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_put_', 'index_select', 'inner', 'instance_norm', 'inverse', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isin', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'kl_div', 'kron', 'kthvalue', 'layer_norm', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'lerp', 'lgamma', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logcumsumexp', 'logdet', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logit_', 'logspace', 'logsumexp', 'lt', 'lu_solve', 'lu_unpack', 'margin_ranking_loss', 'masked_fill', 'masked_scatter', 'masked_scatter_backward', 'masked_select', 'matmul', 'matrix_exp', 'matrix_power', 'max', 'max_pool1d', 'max_pool1d_with_indices', 'max_pool2d', 'max_pool3d', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nan_to_num_', 'nanmean', 'nanmedian', 'nansum', 'narrow', 'narrow_copy', 'native_batch_norm', 'native_batch_norm_backward', 'native_channel_shuffle', 'native_group_norm', 'native_group_norm_backward', 'native_layer_norm', 'native_layer_norm_backward', 'ne', 'neg', 'neg_', 'negative', 'negative_', 'nextafter', 'nonzero', 'nonzero_numpy', 'nonzero_static', 'ones', 'ones_like', 'orgqr', 'ormqr', 'outer', 'pairwise_distance', 'pdist', 'permute', 'permute_copy', 'pinverse', 'pixel_shuffle', 'pixel_unshuffle', 'poisson_nll_loss', 'polar', 'polygamma', 'positive', 'pow', 'prelu', 'prod', 'put', 'qr', 'rad2deg', 'rad2deg_', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'ravel', 'real', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'renorm', 'repeat_interleave', 'reshape', 'resize_as_', 'resolve_conj', 'resolve_neg', 'rms_norm', 'roll', 'rot90', 'round', 'round_', 'rsqrt', 'rsqrt_', 'rsub', 'scalar_tensor', 'scatter', 'scatter_add', 'scatter_reduce', 'searchsorted', 'select', 'select_scatter', 'selu', 'selu_', 'sgn', 'sigmoid', 'sigmoid_', 'sign', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'slice_scatter', 'slogdet', 'softmax', 'sort', 'split', 'split_with_sizes', 'split_with_sizes_copy', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'squeeze_copy', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'svd', 'swapaxes', 'swapdims', 't', 't_copy', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tensordot', 'threshold', 'threshold_', 'threshold_backward', 'tile', 'topk', 'trace', 'transpose', 'transpose_copy', 'trapezoid', 'trapz', 'triangular_solve', 'tril', 'tril_indices', 'triplet_margin_loss', 'triu', 'triu_indices', 'true_divide', 'trunc', 'trunc_', 'unbind', 'unbind_copy', 'unflatten', 'unfold_backward', 'unfold_copy', 'unique_consecutive', 'unique_dim', 'unique_dim_consecutive', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'unsqueeze_copy', 'var', 'var_mean', 'vdot', 'view_as_complex', 'view_as_real', 'view_copy', 'vsplit', 'vstack', 'where', 'xlogy', 'xlogy_', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_adaptive_avg_pool2d', '_adaptive_avg_pool3d', '_cdist_backward', '_cdist_forward', '_cholesky_solve_helper', '_chunk_cat', '_conj', '_conj_physical', '_convolution_mode', '_cummax_helper', '_cummin_helper', '_efficientzerotensor', '_euclidean_dist', '_fft_c2c', '_fft_c2r', '_fft_r2c', '_foobar', '_histogramdd_bin_edges', '_histogramdd_from_bin_cts', '_histogramdd_from_bin_tensors', '_linalg_check_errors', '_linalg_det', '_linalg_eigh', '_linalg_slogdet', '_linalg_solve_ex', '_linalg_svd', '_log_softmax_backward_data', '_logcumsumexp', '_lu_with_info', '_neg_view', '_pdist_backward', '_pdist_forward', '_prelu_kernel', '_prelu_kernel_backward', '_safe_softmax', '_scaled_dot_product_attention_math', '_scaled_dot_product_flash_attention_for_cpu', '_scaled_dot_product_flash_attention_for_cpu_backward', '_softmax_backward_data', '_trilinear', '_unique', '_unique2', 'abs', 'abs_', 'absolute', 'acos', 'acos_', 'acosh', 'acosh_', 'adaptive_avg_pool1d', 'adaptive_max_pool1d', 'add', 'addbmm', 'addcdiv', 'addcmul', 'addmm', 'addmv', 'addmv_', 'addr', 'adjoint', 'alias', 'alias_copy', 'all', 'allclose', 'alpha_dropout', 'alpha_dropout_', 'amax', 'amin', 'aminmax', 'angle', 'any', 'arange', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'as_strided_copy', 'as_strided_scatter', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan_', 'atanh', 'atanh_', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'avg_pool1d', 'baddbmm', 'batch_norm', 'bernoulli', 'bilinear', 'binary_cross_entropy_with_logits', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'block_diag', 'bmm', 'broadcast_tensors', 'broadcast_to', 'bucketize', 'cartesian_prod', 'cat', 'cdist', 'ceil', 'ceil_', 'celu', 'celu_', 'channel_shuffle', 'cholesky', 'cholesky_inverse', 'cholesky_solve', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clone', 'column_stack', 'combinations', 'complex', 'conj', 'conj_physical', 'conj_physical_', 'constant_pad_nd', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'convolution', 'convolution_backward', 'copysign', 'corrcoef', 'cos', 'cos_', 'cosh', 'cosh_', 'cosine_embedding_loss', 'cosine_similarity', 'count_nonzero', 'cov', 'cross', 'cummax', 'cummin', 'cumprod', 'cumsum', 'cumulative_trapezoid', 'deg2rad', 'deg2rad_', 'det', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_copy', 'diagonal_scatter', 'diff', 'digamma', 'dist', 'div', 'divide', 'dot', 'dropout', 'dropout_', 'dsplit', 'dstack', 'einsum', 'embedding', 'embedding_backward', 'embedding_dense_backward', 'embedding_renorm_', 'empty', 'empty_like', 'empty_permuted', 'empty_strided', 'eq', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'exp', 'exp2', 'exp2_', 'exp_', 'expand_copy', 'expm1', 'expm1_', 'eye', 'feature_alpha_dropout', 'feature_alpha_dropout_', 'feature_dropout', 'feature_dropout_', 'fill', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'fliplr', 'flipud', 'float_power', 'floor', 'floor_', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'frac_', 'frexp', 'full', 'full_like', 'gather', 'gcd', 'gcd_', 'ge', 'geqrf', 'gradient', 'group_norm', 'gt', 'hardshrink', 'hardshrink_backward', 'heaviside', 'hinge_embedding_loss', 'histc', 'histogram', 'histogramdd', 'hsplit', 'hstack', 'hypot', 'i0', 'i0_', 'igamma', 'igammac', 'imag', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_put_', 'index_reduce', 'index_select', 'inner', 'instance_norm', 'inverse', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isin', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'kl_div', 'kron', 'kthvalue', 'layer_norm', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'lerp', 'lgamma', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logcumsumexp', 'logdet', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logit_', 'logspace', 'logsumexp', 'lt', 'lu_solve', 'lu_unpack', 'margin_ranking_loss', 'masked_fill', 'masked_scatter', 'masked_scatter_backward', 'masked_select', 'matmul', 'matrix_exp', 'matrix_power', 'max', 'max_pool1d', 'max_pool1d_with_indices', 'max_pool2d', 'max_pool3d', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multinomial', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nan_to_num_', 'nanmean', 'nanmedian', 'nanquantile', 'nansum', 'narrow', 'narrow_copy', 'native_batch_norm', 'native_batch_norm_backward', 'native_channel_shuffle', 'native_group_norm', 'native_group_norm_backward', 'native_layer_norm', 'native_layer_norm_backward', 'ne', 'neg', 'neg_', 'negative', 'negative_', 'nextafter', 'nonzero', 'nonzero_numpy', 'nonzero_static', 'normal', 'ones', 'ones_like', 'orgqr', 'ormqr', 'outer', 'pairwise_distance', 'pdist', 'permute', 'permute_copy', 'pinverse', 'pixel_shuffle', 'pixel_unshuffle', 'poisson_nll_loss', 'polar', 'polygamma', 'positive', 'pow', 'prelu', 'prod', 'put', 'qr', 'quantile', 'rad2deg', 'rad2deg_', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'ravel', 'real', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'renorm', 'repeat_interleave', 'reshape', 'resize_as_', 'resolve_conj', 'resolve_neg', 'rms_norm', 'roll', 'rot90', 'round', 'round_', 'rsqrt', 'rsqrt_', 'rsub', 'scalar_tensor', 'scatter', 'scatter_add', 'scatter_reduce', 'searchsorted', 'select', 'select_scatter', 'selu', 'selu_', 'sgn', 'sigmoid', 'sigmoid_', 'sign', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'slice_scatter', 'slogdet', 'softmax', 'sort', 'split', 'split_with_sizes', 'split_with_sizes_copy', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'squeeze_copy', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'svd', 'swapaxes', 'swapdims', 't', 't_copy', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tensordot', 'threshold', 'threshold_', 'threshold_backward', 'tile', 'topk', 'trace', 'transpose', 'transpose_copy', 'trapezoid', 'trapz', 'triangular_solve', 'tril', 'tril_indices', 'triplet_margin_loss', 'triu', 'triu_indices', 'true_divide', 'trunc', 'trunc_', 'unbind', 'unbind_copy', 'unflatten', 'unfold_backward', 'unfold_copy', 'unique_consecutive', 'unique_dim', 'unique_dim_consecutive', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'unsqueeze_copy', 'var', 'var_mean', 'vdot', 'view_as_complex', 'view_as_real', 'view_copy', 'vsplit', 'vstack', 'where', 'xlogy', 'xlogy_', 'zero_', 'zeros', 'zeros_like']

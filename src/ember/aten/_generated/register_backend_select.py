@@ -214,6 +214,14 @@ def fft_rfftfreq(keyset, n, d, dtype, layout, device, pin_memory):
     return _fft_rfftfreq.redispatch(keyset, n, d, dtype, layout, device, pin_memory)
 
 
+_normal_float_float = handle("normal.float_float")
+
+
+def normal_float_float(keyset, mean, std, size, generator, dtype, layout, device, pin_memory):
+    keyset = backend_select_bits(keyset, dtype, layout, device)
+    return _normal_float_float.redispatch(keyset, mean, std, size, generator, dtype, layout, device, pin_memory)
+
+
 _scalar_tensor = handle("scalar_tensor")
 
 
@@ -264,6 +272,7 @@ impl("tril_indices", "BackendSelect", tril_indices, keyset_arg="raw")
 impl("triu_indices", "BackendSelect", triu_indices, keyset_arg="raw")
 impl("fft_fftfreq", "BackendSelect", fft_fftfreq, keyset_arg="raw")
 impl("fft_rfftfreq", "BackendSelect", fft_rfftfreq, keyset_arg="raw")
+impl("normal.float_float", "BackendSelect", normal_float_float, keyset_arg="raw")
 impl("scalar_tensor", "BackendSelect", scalar_tensor, keyset_arg="raw")
 impl("empty_permuted", "BackendSelect", empty_permuted, keyset_arg="raw")
 impl("logspace", "BackendSelect", logspace, keyset_arg="raw")

@@ -6781,6 +6781,32 @@ def linalg_cross_out(self, other, dim, out):
     return out
 
 
+# index_reduce.out: structured
+
+
+def index_reduce(self, dim, index, source, reduce, include_self):
+    meta = M.index_reduce(self, dim, index, source, reduce, include_self)
+    out = meta.allocate()
+    N.index_reduce_cpu_out(meta, self, dim, index, source, reduce, include_self, out)
+    return out
+
+
+def index_reduce_(self, dim, index, source, reduce, include_self):
+    meta = M.index_reduce(self, dim, index, source, reduce, include_self)
+    meta.check_inplace(self)
+    N.index_reduce_cpu_out(meta, self, dim, index, source, reduce, include_self, self)
+    return self
+
+
+def index_reduce_out(self, dim, index, source, reduce, include_self, out):
+    meta = M.index_reduce(self, dim, index, source, reduce, include_self)
+    if out is self or out is index or out is source:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    N.index_reduce_cpu_out(meta, self, dim, index, source, reduce, include_self, out)
+    return out
+
+
 impl("add.Tensor", "CPU", add_Tensor)
 impl("add_.Tensor", "CPU", add__Tensor)
 impl("add.out", "CPU", add_out)
@@ -7323,6 +7349,9 @@ impl("triangular_solve", "CPU", triangular_solve)
 impl("triangular_solve.X", "CPU", triangular_solve_X)
 impl("linalg_cross", "CPU", linalg_cross)
 impl("linalg_cross.out", "CPU", linalg_cross_out)
+impl("index_reduce", "CPU", index_reduce)
+impl("index_reduce_", "CPU", index_reduce_)
+impl("index_reduce.out", "CPU", index_reduce_out)
 impl("abs.out", "CPU", N.abs_out)
 impl("conj_physical.out", "CPU", N.conj_physical_out)
 impl("arange.start_out", "CPU", N.arange_start_out)
@@ -7558,6 +7587,18 @@ impl("linalg_solve_triangular.out", "CPU", N.linalg_solve_triangular_out)
 impl("linalg_solve_triangular", "CPU", N.linalg_solve_triangular)
 impl("narrow_copy", "CPU", N.narrow_copy_dense_cpu)
 impl("narrow_copy.out", "CPU", N.narrow_copy_dense_cpu_out)
+impl("cauchy_", "CPU", N.cauchy_)
+impl("log_normal_", "CPU", N.log_normal_)
+impl("exponential_", "CPU", N.exponential_)
+impl("geometric_", "CPU", N.geometric_)
+impl("normal.Tensor_float_out", "CPU", N.normal_Tensor_float_out)
+impl("normal.Tensor_float", "CPU", N.normal_Tensor_float)
+impl("normal.float_Tensor_out", "CPU", N.normal_float_Tensor_out)
+impl("normal.float_Tensor", "CPU", N.normal_float_Tensor)
+impl("normal.Tensor_Tensor_out", "CPU", N.normal_Tensor_Tensor_out)
+impl("normal.Tensor_Tensor", "CPU", N.normal_Tensor_Tensor)
+impl("multinomial.out", "CPU", N.multinomial_out)
+impl("multinomial", "CPU", N.multinomial)
 impl("nonzero_static.out", "CPU", N.nonzero_static_out_cpu)
 impl("nonzero_static", "CPU", N.nonzero_static_cpu)
 impl("view_as_real", "CPU", N.view_as_real)
@@ -7593,3 +7634,10 @@ impl("adaptive_max_pool3d", "CPU", N.adaptive_max_pool3d_cpu)
 impl("adaptive_max_pool3d_backward", "CPU", N.adaptive_max_pool3d_backward_cpu)
 impl("max_unpool2d", "CPU", N.max_unpooling2d_forward_cpu)
 impl("max_unpool3d", "CPU", N.max_unpooling3d_forward_cpu)
+impl("histogram.bins_tensor_out", "CPU", N.histogram_bins_tensor_out)
+impl("histogram.bins_tensor", "CPU", N.histogram_bins_tensor)
+impl("histogram.bin_ct_out", "CPU", N.histogram_bin_ct_out)
+impl("histogram.bin_ct", "CPU", N.histogram_bin_ct)
+impl("_histogramdd_bin_edges", "CPU", N.histogramdd_bin_edges)
+impl("_histogramdd_from_bin_cts", "CPU", N.histogramdd_from_bin_cts)
+impl("_histogramdd_from_bin_tensors", "CPU", N.histogramdd_from_bin_tensors)

@@ -7581,6 +7581,132 @@ def as_strided_scatter_out(keyset, self, src, size, stride, storage_offset, out)
     return finish_inplace(result, out)
 
 
+_cauchy_ = handle("cauchy_")
+
+
+def cauchy_(keyset, self, median, sigma, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _cauchy_.redispatch(keyset & AFTER, self, median, sigma, generator)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_log_normal_ = handle("log_normal_")
+
+
+def log_normal_(keyset, self, mean, std, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _log_normal_.redispatch(keyset & AFTER, self, mean, std, generator)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_exponential_ = handle("exponential_")
+
+
+def exponential_(keyset, self, lambd, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _exponential_.redispatch(keyset & AFTER, self, lambd, generator)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_geometric_ = handle("geometric_")
+
+
+def geometric_(keyset, self, p, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _geometric_.redispatch(keyset & AFTER, self, p, generator)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_normal_Tensor_float_out = handle("normal.Tensor_float_out")
+
+
+def normal_Tensor_float_out(keyset, mean, std, generator, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _normal_Tensor_float_out.redispatch(keyset & AFTER, mean, std, generator, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_normal_float_Tensor_out = handle("normal.float_Tensor_out")
+
+
+def normal_float_Tensor_out(keyset, mean, std, generator, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _normal_float_Tensor_out.redispatch(keyset & AFTER, mean, std, generator, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_normal_Tensor_Tensor_out = handle("normal.Tensor_Tensor_out")
+
+
+def normal_Tensor_Tensor_out(keyset, mean, std, generator, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _normal_Tensor_Tensor_out.redispatch(keyset & AFTER, mean, std, generator, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_normal_float_float_out = handle("normal.float_float_out")
+
+
+def normal_float_float_out(keyset, mean, std, size, generator, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _normal_float_float_out.redispatch(keyset & AFTER, mean, std, size, generator, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_multinomial_out = handle("multinomial.out")
+
+
+def multinomial_out(keyset, self, num_samples, replacement, generator, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _multinomial_out.redispatch(keyset & AFTER, self, num_samples, replacement, generator, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 _resize_as_ = handle("resize_as_")
 
 
@@ -8111,6 +8237,62 @@ def linalg_householder_product_out(keyset, input, tau, out):
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
+
+
+_histogram_bins_tensor_out = handle("histogram.bins_tensor_out")
+
+
+def histogram_bins_tensor_out(keyset, self, bins, weight, density, hist, bin_edges):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _histogram_bins_tensor_out.redispatch(keyset & AFTER, self, bins, weight, density, hist, bin_edges)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, hist, bin_edges)
+
+
+_histogram_bin_ct_out = handle("histogram.bin_ct_out")
+
+
+def histogram_bin_ct_out(keyset, self, bins, range, weight, density, hist, bin_edges):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _histogram_bin_ct_out.redispatch(keyset & AFTER, self, bins, range, weight, density, hist, bin_edges)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, hist, bin_edges)
+
+
+_index_reduce_out = handle("index_reduce.out")
+
+
+def index_reduce_out(keyset, self, dim, index, source, reduce, include_self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _index_reduce_out.redispatch(keyset & AFTER, self, dim, index, source, reduce, include_self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_index_reduce_ = handle("index_reduce_")
+
+
+def index_reduce_(keyset, self, dim, index, source, reduce, include_self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _index_reduce_.redispatch(keyset & AFTER, self, dim, index, source, reduce, include_self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
 
 
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
@@ -8654,6 +8836,15 @@ impl("transpose_copy.int_out", "ADInplaceOrView", transpose_copy_int_out, keyset
 impl("t_copy.out", "ADInplaceOrView", t_copy_out, keyset_arg="raw")
 impl("diagonal_copy.out", "ADInplaceOrView", diagonal_copy_out, keyset_arg="raw")
 impl("as_strided_scatter.out", "ADInplaceOrView", as_strided_scatter_out, keyset_arg="raw")
+impl("cauchy_", "ADInplaceOrView", cauchy_, keyset_arg="raw")
+impl("log_normal_", "ADInplaceOrView", log_normal_, keyset_arg="raw")
+impl("exponential_", "ADInplaceOrView", exponential_, keyset_arg="raw")
+impl("geometric_", "ADInplaceOrView", geometric_, keyset_arg="raw")
+impl("normal.Tensor_float_out", "ADInplaceOrView", normal_Tensor_float_out, keyset_arg="raw")
+impl("normal.float_Tensor_out", "ADInplaceOrView", normal_float_Tensor_out, keyset_arg="raw")
+impl("normal.Tensor_Tensor_out", "ADInplaceOrView", normal_Tensor_Tensor_out, keyset_arg="raw")
+impl("normal.float_float_out", "ADInplaceOrView", normal_float_float_out, keyset_arg="raw")
+impl("multinomial.out", "ADInplaceOrView", multinomial_out, keyset_arg="raw")
 impl("resize_as_", "ADInplaceOrView", resize_as_, keyset_arg="raw")
 impl("nonzero_static.out", "ADInplaceOrView", nonzero_static_out, keyset_arg="raw")
 impl("_chunk_cat.out", "ADInplaceOrView", _chunk_cat_out, keyset_arg="raw")
@@ -8692,3 +8883,7 @@ impl("linalg_cross.out", "ADInplaceOrView", linalg_cross_out, keyset_arg="raw")
 impl("geqrf.a", "ADInplaceOrView", geqrf_a, keyset_arg="raw")
 impl("ormqr.out", "ADInplaceOrView", ormqr_out, keyset_arg="raw")
 impl("linalg_householder_product.out", "ADInplaceOrView", linalg_householder_product_out, keyset_arg="raw")
+impl("histogram.bins_tensor_out", "ADInplaceOrView", histogram_bins_tensor_out, keyset_arg="raw")
+impl("histogram.bin_ct_out", "ADInplaceOrView", histogram_bin_ct_out, keyset_arg="raw")
+impl("index_reduce.out", "ADInplaceOrView", index_reduce_out, keyset_arg="raw")
+impl("index_reduce_", "ADInplaceOrView", index_reduce_, keyset_arg="raw")

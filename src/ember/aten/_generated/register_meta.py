@@ -4077,6 +4077,27 @@ def linalg_cross_out(self, other, dim, out):
     return out
 
 
+# index_reduce.out: structured
+
+
+def index_reduce(self, dim, index, source, reduce, include_self):
+    meta = M.index_reduce(self, dim, index, source, reduce, include_self)
+    out = meta.allocate()
+    return out
+
+
+def index_reduce_(self, dim, index, source, reduce, include_self):
+    meta = M.index_reduce(self, dim, index, source, reduce, include_self)
+    meta.check_inplace(self)
+    return self
+
+
+def index_reduce_out(self, dim, index, source, reduce, include_self, out):
+    meta = M.index_reduce(self, dim, index, source, reduce, include_self)
+    meta.resize_outputs(out)
+    return out
+
+
 def abs_out(self, out):
     M.check_copy_devices(self, out)
     return N.abs_out(self, out)
@@ -4774,6 +4795,9 @@ impl("triangular_solve", "Meta", triangular_solve)
 impl("triangular_solve.X", "Meta", triangular_solve_X)
 impl("linalg_cross", "Meta", linalg_cross)
 impl("linalg_cross.out", "Meta", linalg_cross_out)
+impl("index_reduce", "Meta", index_reduce)
+impl("index_reduce_", "Meta", index_reduce_)
+impl("index_reduce.out", "Meta", index_reduce_out)
 impl("abs.out", "Meta", abs_out)
 impl("conj_physical.out", "Meta", conj_physical_out)
 impl("arange.start_out", "Meta", N.arange_start_out)
@@ -4920,6 +4944,16 @@ impl("upsample_bilinear2d.out", "Meta", upsample_bilinear2d_out)
 impl("upsample_bicubic2d.out", "Meta", upsample_bicubic2d_out)
 impl("upsample_trilinear3d.out", "Meta", upsample_trilinear3d_out)
 impl("narrow_copy.out", "Meta", N.narrow_copy_meta_out)
+impl("cauchy_", "Meta", N.cauchy_)
+impl("log_normal_", "Meta", N.log_normal_)
+impl("exponential_", "Meta", N.exponential_)
+impl("geometric_", "Meta", N.geometric_)
+impl("normal.Tensor_float_out", "Meta", N.normal_Tensor_float_out)
+impl("normal.Tensor_float", "Meta", N.normal_Tensor_float)
+impl("normal.float_Tensor_out", "Meta", N.normal_float_Tensor_out)
+impl("normal.float_Tensor", "Meta", N.normal_float_Tensor)
+impl("normal.Tensor_Tensor_out", "Meta", N.normal_Tensor_Tensor_out)
+impl("normal.Tensor_Tensor", "Meta", N.normal_Tensor_Tensor)
 impl("view_as_real", "Meta", N.view_as_real)
 impl("view_as_complex", "Meta", N.view_as_complex)
 impl("logspace.out", "Meta", N.logspace_out)

@@ -136,6 +136,7 @@ _op_bitwise_xor__Scalar = handle("bitwise_xor_.Scalar")
 _op_bitwise_xor__Tensor = handle("bitwise_xor_.Tensor")
 _op_bmm = handle("bmm")
 _op_broadcast_to = handle("broadcast_to")
+_op_cauchy_ = handle("cauchy_")
 _op_ceil = handle("ceil")
 _op_ceil_ = handle("ceil_")
 _op_cholesky = handle("cholesky")
@@ -163,12 +164,14 @@ _op_copysign_Scalar = handle("copysign.Scalar")
 _op_copysign_Tensor = handle("copysign.Tensor")
 _op_copysign__Scalar = handle("copysign_.Scalar")
 _op_copysign__Tensor = handle("copysign_.Tensor")
+_op_corrcoef = handle("corrcoef")
 _op_cos = handle("cos")
 _op_cos_ = handle("cos_")
 _op_cosh = handle("cosh")
 _op_cosh_ = handle("cosh_")
 _op_count_nonzero = handle("count_nonzero")
 _op_count_nonzero_dim_IntList = handle("count_nonzero.dim_IntList")
+_op_cov = handle("cov")
 _op_cross = handle("cross")
 _op_cummax = handle("cummax")
 _op_cummin = handle("cummin")
@@ -225,6 +228,7 @@ _op_expand = handle("expand")
 _op_expand_as = handle("expand_as")
 _op_expm1 = handle("expm1")
 _op_expm1_ = handle("expm1_")
+_op_exponential_ = handle("exponential_")
 _op_fill__Scalar = handle("fill_.Scalar")
 _op_fill__Tensor = handle("fill_.Tensor")
 _op_fix = handle("fix")
@@ -259,6 +263,7 @@ _op_ge_Scalar = handle("ge.Scalar")
 _op_ge_Tensor = handle("ge.Tensor")
 _op_ge__Scalar = handle("ge_.Scalar")
 _op_ge__Tensor = handle("ge_.Tensor")
+_op_geometric_ = handle("geometric_")
 _op_geqrf = handle("geqrf")
 _op_gt_Scalar = handle("gt.Scalar")
 _op_gt_Tensor = handle("gt.Tensor")
@@ -269,6 +274,8 @@ _op_hardshrink_backward = handle("hardshrink_backward")
 _op_heaviside = handle("heaviside")
 _op_heaviside_ = handle("heaviside_")
 _op_histc = handle("histc")
+_op_histogram_bin_ct = handle("histogram.bin_ct")
+_op_histogram_bins_tensor = handle("histogram.bins_tensor")
 _op_hsplit_array = handle("hsplit.array")
 _op_hsplit_int = handle("hsplit.int")
 _op_hypot = handle("hypot")
@@ -289,6 +296,8 @@ _op_index_fill__int_Scalar = handle("index_fill_.int_Scalar")
 _op_index_fill__int_Tensor = handle("index_fill_.int_Tensor")
 _op_index_put = handle("index_put")
 _op_index_put_ = handle("index_put_")
+_op_index_reduce = handle("index_reduce")
+_op_index_reduce_ = handle("index_reduce_")
 _op_index_select = handle("index_select")
 _op_inner = handle("inner")
 _op_inverse = handle("inverse")
@@ -326,6 +335,7 @@ _op_log1p_ = handle("log1p_")
 _op_log2 = handle("log2")
 _op_log2_ = handle("log2_")
 _op_log_ = handle("log_")
+_op_log_normal_ = handle("log_normal_")
 _op_log_softmax_int = handle("log_softmax.int")
 _op_logaddexp = handle("logaddexp")
 _op_logaddexp2 = handle("logaddexp2")
@@ -381,6 +391,7 @@ _op_movedim_intlist = handle("movedim.intlist")
 _op_msort = handle("msort")
 _op_mul_Tensor = handle("mul.Tensor")
 _op_mul__Tensor = handle("mul_.Tensor")
+_op_multinomial = handle("multinomial")
 _op_multiply_Scalar = handle("multiply.Scalar")
 _op_multiply_Tensor = handle("multiply.Tensor")
 _op_multiply__Scalar = handle("multiply_.Scalar")
@@ -393,6 +404,8 @@ _op_nan_to_num_ = handle("nan_to_num_")
 _op_nanmean = handle("nanmean")
 _op_nanmedian = handle("nanmedian")
 _op_nanmedian_dim = handle("nanmedian.dim")
+_op_nanquantile = handle("nanquantile")
+_op_nanquantile_scalar = handle("nanquantile.scalar")
 _op_nansum = handle("nansum")
 _op_narrow = handle("narrow")
 _op_narrow_Tensor = handle("narrow.Tensor")
@@ -435,6 +448,8 @@ _op_prod_dim_int = handle("prod.dim_int")
 _op_put = handle("put")
 _op_put_ = handle("put_")
 _op_qr = handle("qr")
+_op_quantile = handle("quantile")
+_op_quantile_scalar = handle("quantile.scalar")
 _op_rad2deg = handle("rad2deg")
 _op_rad2deg_ = handle("rad2deg_")
 _op_random_ = handle("random_")
@@ -2954,6 +2969,28 @@ def broadcast_to(self, *args, **kwargs):
 
 
 
+_parser_m_cauchy_ = PythonArgParser(
+    [
+        'cauchy_(float median=0, float sigma=1, *, Generator? generator=None)',
+    ],
+)
+
+
+def cauchy_(self, *args, **kwargs):
+    """cauchy_(float median=0, float sigma=1, *, Generator? generator=None)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_cauchy_.parse(args, kwargs, self=self)[1]
+        return _op_cauchy_.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(cauchy_, _parser_m_cauchy_, self, args, kwargs)
+
+
+
 _parser_m_ceil = PythonArgParser(
     [
         'ceil()',
@@ -3413,6 +3450,29 @@ def copysign_(self, *args, **kwargs):
 
 
 
+_parser_m_corrcoef = PythonArgParser(
+    [
+        'corrcoef()',
+    ],
+)
+
+
+def corrcoef(self, *args, **kwargs):
+    """corrcoef()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'corrcoef', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_corrcoef.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(corrcoef, 'ember.Tensor.corrcoef', self, args, kwargs)
+
+
+
 _parser_m_cos = PythonArgParser(
     [
         'cos()',
@@ -3528,6 +3588,28 @@ def count_nonzero(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(count_nonzero, _parser_m_count_nonzero, self, args, kwargs)
+
+
+
+_parser_m_cov = PythonArgParser(
+    [
+        'cov(*, int correction=1, Tensor? fweights=None, Tensor? aweights=None)',
+    ],
+)
+
+
+def cov(self, *args, **kwargs):
+    """cov(*, int correction=1, Tensor? fweights=None, Tensor? aweights=None)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_cov.parse(args, kwargs, self=self)[1]
+        return _op_cov.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(cov, _parser_m_cov, self, args, kwargs)
 
 
 
@@ -4565,6 +4647,28 @@ def expm1_(self, *args, **kwargs):
 
 
 
+_parser_m_exponential_ = PythonArgParser(
+    [
+        'exponential_(float lambd=1, *, Generator? generator=None)',
+    ],
+)
+
+
+def exponential_(self, *args, **kwargs):
+    """exponential_(float lambd=1, *, Generator? generator=None)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_exponential_.parse(args, kwargs, self=self)[1]
+        return _op_exponential_.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(exponential_, _parser_m_exponential_, self, args, kwargs)
+
+
+
 _parser_m_fill_ = PythonArgParser(
     [
         'fill_(Tensor value)',
@@ -5176,6 +5280,28 @@ def ge_(self, *args, **kwargs):
 
 
 
+_parser_m_geometric_ = PythonArgParser(
+    [
+        'geometric_(float p, *, Generator? generator=None)',
+    ],
+)
+
+
+def geometric_(self, *args, **kwargs):
+    """geometric_(float p, *, Generator? generator=None)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_geometric_.parse(args, kwargs, self=self)[1]
+        return _op_geometric_.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(geometric_, _parser_m_geometric_, self, args, kwargs)
+
+
+
 _parser_m_geqrf = PythonArgParser(
     [
         'geqrf()',
@@ -5366,6 +5492,32 @@ def histc(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(histc, _parser_m_histc, self, args, kwargs)
+
+
+
+_parser_m_histogram = PythonArgParser(
+    [
+        'histogram(Tensor bins, *, Tensor? weight=None, bool density=False)',
+        'histogram(int bins=100, *, float[]? range=None, Tensor? weight=None, bool density=False)',
+    ],
+)
+
+
+def histogram(self, *args, **kwargs):
+    """histogram(Tensor bins, *, Tensor? weight=None, bool density=False) | histogram(int bins=100, *, float[]? range=None, Tensor? weight=None, bool density=False)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_histogram.parse(args, kwargs, self=self)
+        if index == 0:
+            return return_types.histogram(_op_histogram_bins_tensor.call(self, v[0], v[1], v[2]))
+        else:
+            return return_types.histogram(_op_histogram_bin_ct.call(self, v[0], v[1], v[2], v[3]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(histogram, _parser_m_histogram, self, args, kwargs)
 
 
 
@@ -5778,6 +5930,50 @@ def index_put_(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(index_put_, _parser_m_index_put_, self, args, kwargs)
+
+
+
+_parser_m_index_reduce = PythonArgParser(
+    [
+        'index_reduce(int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True)',
+    ],
+)
+
+
+def index_reduce(self, *args, **kwargs):
+    """index_reduce(int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_index_reduce.parse(args, kwargs, self=self)[1]
+        return _op_index_reduce.call(self, v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(index_reduce, _parser_m_index_reduce, self, args, kwargs)
+
+
+
+_parser_m_index_reduce_ = PythonArgParser(
+    [
+        'index_reduce_(int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True)',
+    ],
+)
+
+
+def index_reduce_(self, *args, **kwargs):
+    """index_reduce_(int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_index_reduce_.parse(args, kwargs, self=self)[1]
+        return _op_index_reduce_.call(self, v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(index_reduce_, _parser_m_index_reduce_, self, args, kwargs)
 
 
 
@@ -6568,6 +6764,28 @@ def log_(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_self(log_, 'ember.Tensor.log_', self, args, kwargs)
+
+
+
+_parser_m_log_normal_ = PythonArgParser(
+    [
+        'log_normal_(float mean=1, float std=2, *, Generator? generator=None)',
+    ],
+)
+
+
+def log_normal_(self, *args, **kwargs):
+    """log_normal_(float mean=1, float std=2, *, Generator? generator=None)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_log_normal_.parse(args, kwargs, self=self)[1]
+        return _op_log_normal_.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(log_normal_, _parser_m_log_normal_, self, args, kwargs)
 
 
 
@@ -7643,6 +7861,28 @@ def mul_(self, *args, **kwargs):
 
 
 
+_parser_m_multinomial = PythonArgParser(
+    [
+        'multinomial(SymInt num_samples, bool replacement=False, *, Generator? generator=None)',
+    ],
+)
+
+
+def multinomial(self, *args, **kwargs):
+    """multinomial(SymInt num_samples, bool replacement=False, *, Generator? generator=None)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_multinomial.parse(args, kwargs, self=self)[1]
+        return _op_multinomial.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(multinomial, _parser_m_multinomial, self, args, kwargs)
+
+
+
 _parser_m_multiply = PythonArgParser(
     [
         'multiply(Tensor other)',
@@ -7854,6 +8094,32 @@ def nanmedian(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(nanmedian, _parser_m_nanmedian, self, args, kwargs)
+
+
+
+_parser_m_nanquantile = PythonArgParser(
+    [
+        'nanquantile(Tensor q, int? dim=None, bool keepdim=False, *, str interpolation="linear")',
+        'nanquantile(float q, int? dim=None, bool keepdim=False, *, str interpolation="linear")',
+    ],
+)
+
+
+def nanquantile(self, *args, **kwargs):
+    """nanquantile(Tensor q, int? dim=None, bool keepdim=False, *, str interpolation="linear") | nanquantile(float q, int? dim=None, bool keepdim=False, *, str interpolation="linear")"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_nanquantile.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_nanquantile.call(self, v[0], v[1], v[2], v[3])
+        else:
+            return _op_nanquantile_scalar.call(self, v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(nanquantile, _parser_m_nanquantile, self, args, kwargs)
 
 
 
@@ -8710,6 +8976,32 @@ def qr(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(qr, _parser_m_qr, self, args, kwargs)
+
+
+
+_parser_m_quantile = PythonArgParser(
+    [
+        'quantile(Tensor q, int? dim=None, bool keepdim=False, *, str interpolation="linear")',
+        'quantile(float q, int? dim=None, bool keepdim=False, *, str interpolation="linear")',
+    ],
+)
+
+
+def quantile(self, *args, **kwargs):
+    """quantile(Tensor q, int? dim=None, bool keepdim=False, *, str interpolation="linear") | quantile(float q, int? dim=None, bool keepdim=False, *, str interpolation="linear")"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_quantile.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_quantile.call(self, v[0], v[1], v[2], v[3])
+        else:
+            return _op_quantile_scalar.call(self, v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(quantile, _parser_m_quantile, self, args, kwargs)
 
 
 
@@ -11393,4 +11685,4 @@ def zero_(self, *args, **kwargs):
     return handle_self(zero_, 'ember.Tensor.zero_', self, args, kwargs)
 
 
-__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', '_conj', '_neg_view', 'abs', 'abs_', 'absolute', 'absolute_', 'acos', 'acos_', 'acosh', 'acosh_', 'add', 'add_', 'addbmm', 'addbmm_', 'addcdiv', 'addcdiv_', 'addcmul', 'addcmul_', 'addmm', 'addmm_', 'addmv', 'addmv_', 'addr', 'addr_', 'adjoint', 'alias', 'all', 'allclose', 'amax', 'amin', 'aminmax', 'angle', 'any', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan2_', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'as_strided_scatter', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan2_', 'atan_', 'atanh', 'atanh_', 'baddbmm', 'baddbmm_', 'bernoulli', 'bernoulli_', 'bincount', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'broadcast_to', 'ceil', 'ceil_', 'cholesky', 'cholesky_inverse', 'cholesky_solve', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'contiguous', 'copysign', 'copysign_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cross', 'cummax', 'cummin', 'cumprod', 'cumprod_', 'cumsum', 'cumsum_', 'deg2rad', 'deg2rad_', 'det', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_scatter', 'diff', 'digamma', 'digamma_', 'dist', 'div', 'div_', 'divide', 'divide_', 'dot', 'dsplit', 'eq', 'eq_', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'erfinv_', 'exp', 'exp2', 'exp2_', 'exp_', 'expand', 'expand_as', 'expm1', 'expm1_', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'fliplr', 'flipud', 'float_power', 'float_power_', 'floor', 'floor_', 'floor_divide', 'floor_divide_', 'fmax', 'fmin', 'fmod', 'fmod_', 'frac', 'frac_', 'frexp', 'gather', 'gcd', 'gcd_', 'ge', 'ge_', 'geqrf', 'gt', 'gt_', 'hardshrink', 'hardshrink_backward', 'heaviside', 'heaviside_', 'histc', 'hsplit', 'hypot', 'hypot_', 'i0', 'i0_', 'igamma', 'igamma_', 'igammac', 'igammac_', 'index_add', 'index_add_', 'index_copy', 'index_copy_', 'index_fill', 'index_fill_', 'index_put', 'index_put_', 'index_select', 'inner', 'inverse', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'item', 'kron', 'kthvalue', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'le_', 'lerp', 'lerp_', 'lgamma', 'lgamma_', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logcumsumexp', 'logdet', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logit', 'logit_', 'logsumexp', 'lt', 'lt_', 'lu_solve', 'mH', 'mT', 'masked_fill', 'masked_fill_', 'masked_scatter', 'masked_scatter_', 'masked_select', 'matmul', 'matrix_H', 'matrix_exp', 'matrix_power', 'max', 'maximum', 'mean', 'median', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'mul_', 'multiply', 'multiply_', 'mv', 'mvlgamma', 'mvlgamma_', 'nan_to_num', 'nan_to_num_', 'nanmean', 'nanmedian', 'nansum', 'narrow', 'narrow_copy', 'ne', 'ne_', 'neg', 'neg_', 'negative', 'negative_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'nextafter', 'nextafter_', 'nonzero', 'nonzero_numpy', 'nonzero_static', 'normal_', 'numpy_T', 'orgqr', 'ormqr', 'outer', 'permute', 'pinverse', 'polygamma', 'polygamma_', 'positive', 'pow', 'pow_', 'prelu', 'prod', 'put', 'put_', 'qr', 'rad2deg', 'rad2deg_', 'random_', 'ravel', 'reciprocal', 'reciprocal_', 'record_stream', 'relu', 'relu_', 'remainder', 'remainder_', 'renorm', 'renorm_', 'repeat', 'repeat_interleave', 'reshape', 'reshape_as', 'resize_', 'resize_as_', 'resolve_conj', 'resolve_neg', 'roll', 'rot90', 'round', 'round_', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'scatter_add', 'scatter_add_', 'scatter_reduce', 'scatter_reduce_', 'select', 'select_scatter', 'sgn', 'sgn_', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'slice_scatter', 'slogdet', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'sum_to_size', 'svd', 'swapaxes', 'swapdims', 't', 't_', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tile', 'topk', 'trace', 'transpose', 'transpose_', 'triangular_solve', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'trunc', 'trunc_', 'unbind', 'unflatten', 'unfold', 'uniform_', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'unsqueeze_', 'var', 'vdot', 'view', 'view_as', 'vsplit', 'where', 'xlogy', 'xlogy_', 'zero_']
+__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', '_conj', '_neg_view', 'abs', 'abs_', 'absolute', 'absolute_', 'acos', 'acos_', 'acosh', 'acosh_', 'add', 'add_', 'addbmm', 'addbmm_', 'addcdiv', 'addcdiv_', 'addcmul', 'addcmul_', 'addmm', 'addmm_', 'addmv', 'addmv_', 'addr', 'addr_', 'adjoint', 'alias', 'all', 'allclose', 'amax', 'amin', 'aminmax', 'angle', 'any', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan2_', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'as_strided_scatter', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan2_', 'atan_', 'atanh', 'atanh_', 'baddbmm', 'baddbmm_', 'bernoulli', 'bernoulli_', 'bincount', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'broadcast_to', 'cauchy_', 'ceil', 'ceil_', 'cholesky', 'cholesky_inverse', 'cholesky_solve', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'contiguous', 'copysign', 'copysign_', 'corrcoef', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cov', 'cross', 'cummax', 'cummin', 'cumprod', 'cumprod_', 'cumsum', 'cumsum_', 'deg2rad', 'deg2rad_', 'det', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_scatter', 'diff', 'digamma', 'digamma_', 'dist', 'div', 'div_', 'divide', 'divide_', 'dot', 'dsplit', 'eq', 'eq_', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'erfinv_', 'exp', 'exp2', 'exp2_', 'exp_', 'expand', 'expand_as', 'expm1', 'expm1_', 'exponential_', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'fliplr', 'flipud', 'float_power', 'float_power_', 'floor', 'floor_', 'floor_divide', 'floor_divide_', 'fmax', 'fmin', 'fmod', 'fmod_', 'frac', 'frac_', 'frexp', 'gather', 'gcd', 'gcd_', 'ge', 'ge_', 'geometric_', 'geqrf', 'gt', 'gt_', 'hardshrink', 'hardshrink_backward', 'heaviside', 'heaviside_', 'histc', 'histogram', 'hsplit', 'hypot', 'hypot_', 'i0', 'i0_', 'igamma', 'igamma_', 'igammac', 'igammac_', 'index_add', 'index_add_', 'index_copy', 'index_copy_', 'index_fill', 'index_fill_', 'index_put', 'index_put_', 'index_reduce', 'index_reduce_', 'index_select', 'inner', 'inverse', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'item', 'kron', 'kthvalue', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'le_', 'lerp', 'lerp_', 'lgamma', 'lgamma_', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_normal_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logcumsumexp', 'logdet', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logit', 'logit_', 'logsumexp', 'lt', 'lt_', 'lu_solve', 'mH', 'mT', 'masked_fill', 'masked_fill_', 'masked_scatter', 'masked_scatter_', 'masked_select', 'matmul', 'matrix_H', 'matrix_exp', 'matrix_power', 'max', 'maximum', 'mean', 'median', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'mul_', 'multinomial', 'multiply', 'multiply_', 'mv', 'mvlgamma', 'mvlgamma_', 'nan_to_num', 'nan_to_num_', 'nanmean', 'nanmedian', 'nanquantile', 'nansum', 'narrow', 'narrow_copy', 'ne', 'ne_', 'neg', 'neg_', 'negative', 'negative_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'nextafter', 'nextafter_', 'nonzero', 'nonzero_numpy', 'nonzero_static', 'normal_', 'numpy_T', 'orgqr', 'ormqr', 'outer', 'permute', 'pinverse', 'polygamma', 'polygamma_', 'positive', 'pow', 'pow_', 'prelu', 'prod', 'put', 'put_', 'qr', 'quantile', 'rad2deg', 'rad2deg_', 'random_', 'ravel', 'reciprocal', 'reciprocal_', 'record_stream', 'relu', 'relu_', 'remainder', 'remainder_', 'renorm', 'renorm_', 'repeat', 'repeat_interleave', 'reshape', 'reshape_as', 'resize_', 'resize_as_', 'resolve_conj', 'resolve_neg', 'roll', 'rot90', 'round', 'round_', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'scatter_add', 'scatter_add_', 'scatter_reduce', 'scatter_reduce_', 'select', 'select_scatter', 'sgn', 'sgn_', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'slice_scatter', 'slogdet', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'sum_to_size', 'svd', 'swapaxes', 'swapdims', 't', 't_', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tile', 'topk', 'trace', 'transpose', 'transpose_', 'triangular_solve', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'trunc', 'trunc_', 'unbind', 'unflatten', 'unfold', 'uniform_', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'unsqueeze_', 'var', 'vdot', 'view', 'view_as', 'vsplit', 'where', 'xlogy', 'xlogy_', 'zero_']

@@ -11,6 +11,7 @@ from .activation import *  # noqa: F403
 from .bitwise import *  # noqa: F403
 from .gather_scatter import *  # noqa: F403
 from .index_ops import *  # noqa: F403
+from .index_reduce import *  # noqa: F403
 from .isin import *  # noqa: F403
 from .joining import *  # noqa: F403
 from .linalg import *  # noqa: F403

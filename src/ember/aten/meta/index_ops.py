@@ -14,7 +14,7 @@ from ember.aten.native.common import wrap_dim
 from ember.aten.structured import StructuredMeta
 from ember.aten.tensor_iterator import OutputSpec
 
-__all__ = ["index_add", "index_copy", "scatter_add", "scatter_reduce_two"]
+__all__ = ["index_add", "index_copy", "index_func_meta", "scatter_add", "scatter_reduce_two"]
 
 SCATTER_REDUCES = ("sum", "prod", "mean", "amax", "amin", "max", "min")  # max, min: aliases
 
@@ -28,8 +28,12 @@ def _size(t, dim: int) -> int:
 
 
 def index_add(self, dim, index, source, alpha) -> StructuredMeta:
+    return index_func_meta(self, dim, index, source, "index_add")
+
+
+def index_func_meta(self, dim, index, source, func: str) -> StructuredMeta:
+    """index_func_meta_impl: the checks index_add and index_reduce share."""
     dim = wrap_dim(dim, self.dim())
-    func = "index_add"
     if index.dim() > 1:
         raise IndexError(
             f"{func}_(): Index is supposed to be a vector, but got dim: {index.dim()} with type: "

@@ -31,6 +31,7 @@ from .contraction import *  # noqa: F403
 from .conv_composite import *  # noqa: F403
 from .convolution import *  # noqa: F403
 from .copy import *  # noqa: F403
+from .correlation import *  # noqa: F403
 from .cumulative import *  # noqa: F403
 from .distance import *  # noqa: F403
 from .dropout_variants import *  # noqa: F403
@@ -40,7 +41,10 @@ from .fill_factories import *  # noqa: F403
 from .float_parts import *  # noqa: F403
 from .fold import *  # noqa: F403
 from .gather_scatter import *  # noqa: F403
+from .gradient import *  # noqa: F403
+from .histogram import *  # noqa: F403
 from .index_ops import *  # noqa: F403
+from .index_reduce import *  # noqa: F403
 from .indexing import *  # noqa: F403
 from .inplace_views import *  # noqa: F403
 from .integration import *  # noqa: F403
@@ -66,6 +70,7 @@ from .loss_margin import *  # noqa: F403
 from .loss_more import *  # noqa: F403
 from .matrix_exp import *  # noqa: F403
 from .misc_ops import *  # noqa: F403
+from .multinomial import *  # noqa: F403
 from .nonzero_static import *  # noqa: F403
 from .normalization import *  # noqa: F403
 from .order_stats import *  # noqa: F403
@@ -76,6 +81,8 @@ from .pointwise_ternary import *  # noqa: F403
 from .pooling import *  # noqa: F403
 from .pooling3d_unpool import *  # noqa: F403
 from .pooling_composite import *  # noqa: F403
+from .quantile import *  # noqa: F403
+from .random_distributions import *  # noqa: F403
 from .random_fill import *  # noqa: F403
 from .randperm import *  # noqa: F403
 from .ranges import *  # noqa: F403

@@ -20837,6 +20837,267 @@ def fill_Tensor(ks, self, value):
     return result
 
 
+_cauchy_ = handle("cauchy_")
+
+
+def cauchy_(ks, self, median, sigma, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.CauchyBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _cauchy_.redispatch(ks & AFTER_AUTOGRAD, self, median, sigma, generator)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_log_normal_ = handle("log_normal_")
+
+
+def log_normal_(ks, self, mean, std, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.LogNormalBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _log_normal_.redispatch(ks & AFTER_AUTOGRAD, self, mean, std, generator)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_exponential_ = handle("exponential_")
+
+
+def exponential_(ks, self, lambd, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.ExponentialBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _exponential_.redispatch(ks & AFTER_AUTOGRAD, self, lambd, generator)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_geometric_ = handle("geometric_")
+
+
+def geometric_(ks, self, p, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.GeometricBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _geometric_.redispatch(ks & AFTER_AUTOGRAD, self, p, generator)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_normal_Tensor_float_out = handle("normal.Tensor_float_out")
+
+
+def normal_Tensor_float_out(ks, mean, std, generator, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (mean._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="normal"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _normal_Tensor_float_out.redispatch(ks & AFTER_AUTOGRAD, mean, std, generator, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_normal_Tensor_float = handle("normal.Tensor_float")
+
+
+def normal_Tensor_float(ks, mean, std, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (mean._requires_grad)
+    if requires:
+        node = nodes.NormalBackward1()
+        node._next_edges = (gradient_edge(mean),)
+        node._saved_mean_sizes = mean._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _normal_Tensor_float.redispatch(ks & AFTER_AUTOGRAD, mean, std, generator)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_normal_float_Tensor_out = handle("normal.float_Tensor_out")
+
+
+def normal_float_Tensor_out(ks, mean, std, generator, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (std._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="normal"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _normal_float_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, mean, std, generator, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_normal_float_Tensor = handle("normal.float_Tensor")
+
+
+def normal_float_Tensor(ks, mean, std, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (std._requires_grad)
+    if requires:
+        node = nodes.NormalBackward2()
+        node._next_edges = (gradient_edge(std),)
+        node._saved_std_sizes = std._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _normal_float_Tensor.redispatch(ks & AFTER_AUTOGRAD, mean, std, generator)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_normal_Tensor_Tensor_out = handle("normal.Tensor_Tensor_out")
+
+
+def normal_Tensor_Tensor_out(ks, mean, std, generator, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (mean._requires_grad or std._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="normal"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _normal_Tensor_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, mean, std, generator, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_normal_Tensor_Tensor = handle("normal.Tensor_Tensor")
+
+
+def normal_Tensor_Tensor(ks, mean, std, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (mean._requires_grad or std._requires_grad)
+    if requires:
+        node = nodes.NormalBackward3()
+        node._next_edges = (gradient_edge(mean), gradient_edge(std))
+        if node.should_compute_output(0):
+            node._saved_mean_sizes = mean._sizes
+        if node.should_compute_output(1):
+            node._saved_std_sizes = std._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _normal_Tensor_Tensor.redispatch(ks & AFTER_AUTOGRAD, mean, std, generator)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_normal_float_float = handle("normal.float_float")
+
+
+def normal_float_float(ks, mean, std, size, generator, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _normal_float_float.redispatch(ks & AFTER_AUTOGRAD, mean, std, size, generator, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_normal_float_float_out = handle("normal.float_float_out")
+
+
+def normal_float_float_out(ks, mean, std, size, generator, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::normal")
+        node = NotImplementedNode("aten::normal")
+        node._next_edges = requiring_edges(out,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _normal_float_float_out.redispatch(ks & AFTER_AUTOGRAD, mean, std, size, generator, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_multinomial_out = handle("multinomial.out")
+
+
+def multinomial_out(ks, self, num_samples, replacement, generator, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _multinomial_out.redispatch(ks & AFTER_AUTOGRAD, self, num_samples, replacement, generator, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_multinomial = handle("multinomial")
+
+
+def multinomial(ks, self, num_samples, replacement, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _multinomial.redispatch(ks & AFTER_AUTOGRAD, self, num_samples, replacement, generator)
+    finally:
+        ts.excluded = prev
+    return result
+
+
 _scalar_tensor = handle("scalar_tensor")
 
 
@@ -22557,6 +22818,221 @@ def max_unpool3d(ks, self, indices, output_size, stride, padding):
     return result
 
 
+_histogram_bins_tensor_out = handle("histogram.bins_tensor_out")
+
+
+def histogram_bins_tensor_out(ks, self, bins, weight, density, hist, bin_edges):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or bins._requires_grad or (weight is not None and weight._requires_grad) or hist._requires_grad or bin_edges._requires_grad)
+    if requires:
+        check_out_mutable(hist, "aten::histogram")
+        check_out_mutable(bin_edges, "aten::histogram")
+        node = NotImplementedNode("aten::histogram")
+        node._next_edges = requiring_edges(self, bins, weight, hist, bin_edges)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _histogram_bins_tensor_out.redispatch(ks & AFTER_AUTOGRAD, self, bins, weight, density, hist, bin_edges)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, result, (True, True))
+    return result
+
+
+_histogram_bins_tensor = handle("histogram.bins_tensor")
+
+
+def histogram_bins_tensor(ks, self, bins, weight, density):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or bins._requires_grad or (weight is not None and weight._requires_grad))
+    if requires:
+        node = NotImplementedNode("aten::histogram")
+        node._next_edges = requiring_edges(self, bins, weight)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _histogram_bins_tensor.redispatch(ks & AFTER_AUTOGRAD, self, bins, weight, density)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, result, (False, False))
+    return result
+
+
+_histogram_bin_ct_out = handle("histogram.bin_ct_out")
+
+
+def histogram_bin_ct_out(ks, self, bins, range, weight, density, hist, bin_edges):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or (weight is not None and weight._requires_grad) or hist._requires_grad or bin_edges._requires_grad)
+    if requires:
+        check_out_mutable(hist, "aten::histogram")
+        check_out_mutable(bin_edges, "aten::histogram")
+        node = NotImplementedNode("aten::histogram")
+        node._next_edges = requiring_edges(self, weight, hist, bin_edges)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _histogram_bin_ct_out.redispatch(ks & AFTER_AUTOGRAD, self, bins, range, weight, density, hist, bin_edges)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, result, (True, True))
+    return result
+
+
+_histogram_bin_ct = handle("histogram.bin_ct")
+
+
+def histogram_bin_ct(ks, self, bins, range, weight, density):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or (weight is not None and weight._requires_grad))
+    if requires:
+        node = NotImplementedNode("aten::histogram")
+        node._next_edges = requiring_edges(self, weight)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _histogram_bin_ct.redispatch(ks & AFTER_AUTOGRAD, self, bins, range, weight, density)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, result, (False, False))
+    return result
+
+
+__histogramdd_bin_edges = handle("_histogramdd_bin_edges")
+
+
+def _histogramdd_bin_edges(ks, self, bins, range, weight, density):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or (weight is not None and weight._requires_grad))
+    if requires:
+        node = NotImplementedNode("aten::_histogramdd_bin_edges")
+        node._next_edges = requiring_edges(self, weight)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __histogramdd_bin_edges.redispatch(ks & AFTER_AUTOGRAD, self, bins, range, weight, density)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+__histogramdd_from_bin_cts = handle("_histogramdd_from_bin_cts")
+
+
+def _histogramdd_from_bin_cts(ks, self, bins, range, weight, density):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or (weight is not None and weight._requires_grad))
+    if requires:
+        node = NotImplementedNode("aten::_histogramdd_from_bin_cts")
+        node._next_edges = requiring_edges(self, weight)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __histogramdd_from_bin_cts.redispatch(ks & AFTER_AUTOGRAD, self, bins, range, weight, density)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+__histogramdd_from_bin_tensors = handle("_histogramdd_from_bin_tensors")
+
+
+def _histogramdd_from_bin_tensors(ks, self, bins, weight, density):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or any_requires_grad(bins) or (weight is not None and weight._requires_grad))
+    if requires:
+        node = NotImplementedNode("aten::_histogramdd_from_bin_tensors")
+        node._next_edges = requiring_edges(self, bins, weight)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __histogramdd_from_bin_tensors.redispatch(ks & AFTER_AUTOGRAD, self, bins, weight, density)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_index_reduce_out = handle("index_reduce.out")
+
+
+def index_reduce_out(ks, self, dim, index, source, reduce, include_self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or source._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="index_reduce"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _index_reduce_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, source, reduce, include_self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_index_reduce_ = handle("index_reduce_")
+
+
+def index_reduce_(ks, self, dim, index, source, reduce, include_self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or source._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.IndexReduceBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(source))
+        node._saved_dim = dim
+        node._saved_include_self = include_self
+        node._raw_saved_index = SavedVariable(index)
+        node._saved_reduce = reduce
+        node._raw_saved_self = SavedVariable(self.clone())
+        node._raw_saved_source = SavedVariable(source)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _index_reduce_.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, source, reduce, include_self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+        node._raw_saved_result = SavedVariable(self, True)
+    return result
+
+
+_index_reduce = handle("index_reduce")
+
+
+def index_reduce(ks, self, dim, index, source, reduce, include_self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or source._requires_grad)
+    if requires:
+        node = nodes.IndexReduceBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(source))
+        node._saved_dim = dim
+        node._saved_include_self = include_self
+        node._raw_saved_index = SavedVariable(index)
+        node._saved_reduce = reduce
+        node._raw_saved_self = SavedVariable(self)
+        node._raw_saved_source = SavedVariable(source)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _index_reduce.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, source, reduce, include_self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -23614,6 +24090,20 @@ impl("as_strided_scatter", "Autograd", as_strided_scatter, keyset_arg="raw")
 impl("as_strided_scatter.out", "Autograd", as_strided_scatter_out, keyset_arg="raw")
 impl("fill.Scalar", "Autograd", fill_Scalar, keyset_arg="raw")
 impl("fill.Tensor", "Autograd", fill_Tensor, keyset_arg="raw")
+impl("cauchy_", "Autograd", cauchy_, keyset_arg="raw")
+impl("log_normal_", "Autograd", log_normal_, keyset_arg="raw")
+impl("exponential_", "Autograd", exponential_, keyset_arg="raw")
+impl("geometric_", "Autograd", geometric_, keyset_arg="raw")
+impl("normal.Tensor_float_out", "Autograd", normal_Tensor_float_out, keyset_arg="raw")
+impl("normal.Tensor_float", "Autograd", normal_Tensor_float, keyset_arg="raw")
+impl("normal.float_Tensor_out", "Autograd", normal_float_Tensor_out, keyset_arg="raw")
+impl("normal.float_Tensor", "Autograd", normal_float_Tensor, keyset_arg="raw")
+impl("normal.Tensor_Tensor_out", "Autograd", normal_Tensor_Tensor_out, keyset_arg="raw")
+impl("normal.Tensor_Tensor", "Autograd", normal_Tensor_Tensor, keyset_arg="raw")
+impl("normal.float_float", "Autograd", normal_float_float, keyset_arg="raw")
+impl("normal.float_float_out", "Autograd", normal_float_float_out, keyset_arg="raw")
+impl("multinomial.out", "Autograd", multinomial_out, keyset_arg="raw")
+impl("multinomial", "Autograd", multinomial, keyset_arg="raw")
 impl("scalar_tensor", "Autograd", scalar_tensor, keyset_arg="raw")
 impl("empty_permuted", "Autograd", empty_permuted, keyset_arg="raw")
 impl("nonzero_static.out", "Autograd", nonzero_static_out, keyset_arg="raw")
@@ -23706,3 +24196,13 @@ impl("adaptive_max_pool3d", "Autograd", adaptive_max_pool3d, keyset_arg="raw")
 impl("adaptive_max_pool3d_backward", "Autograd", adaptive_max_pool3d_backward, keyset_arg="raw")
 impl("max_unpool2d", "Autograd", max_unpool2d, keyset_arg="raw")
 impl("max_unpool3d", "Autograd", max_unpool3d, keyset_arg="raw")
+impl("histogram.bins_tensor_out", "Autograd", histogram_bins_tensor_out, keyset_arg="raw")
+impl("histogram.bins_tensor", "Autograd", histogram_bins_tensor, keyset_arg="raw")
+impl("histogram.bin_ct_out", "Autograd", histogram_bin_ct_out, keyset_arg="raw")
+impl("histogram.bin_ct", "Autograd", histogram_bin_ct, keyset_arg="raw")
+impl("_histogramdd_bin_edges", "Autograd", _histogramdd_bin_edges, keyset_arg="raw")
+impl("_histogramdd_from_bin_cts", "Autograd", _histogramdd_from_bin_cts, keyset_arg="raw")
+impl("_histogramdd_from_bin_tensors", "Autograd", _histogramdd_from_bin_tensors, keyset_arg="raw")
+impl("index_reduce.out", "Autograd", index_reduce_out, keyset_arg="raw")
+impl("index_reduce_", "Autograd", index_reduce_, keyset_arg="raw")
+impl("index_reduce", "Autograd", index_reduce, keyset_arg="raw")

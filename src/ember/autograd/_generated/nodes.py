@@ -78,6 +78,7 @@ from ember.autograd.formulas import (
     index_copy_source_backward,
     index_fill_value_backward,
     index_put_self_backward,
+    index_reduce_backward,
     index_select_backward,
     index_values_backward,
     leaky_relu_backward,
@@ -9591,6 +9592,130 @@ class FillBackward1(GeneratedNode):
         return [grad_0, grad_1]
 
 
+class CauchyBackward0(GeneratedNode):
+    """Backward of aten::cauchy_."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = zeros_like(grad)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class LogNormalBackward0(GeneratedNode):
+    """Backward of aten::log_normal_."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = zeros_like(grad)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class ExponentialBackward0(GeneratedNode):
+    """Backward of aten::exponential_."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = zeros_like(grad)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class GeometricBackward0(GeneratedNode):
+    """Backward of aten::geometric_."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = zeros_like(grad)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class NormalBackward1(GeneratedNode):
+    """Backward of aten::normal.Tensor_float."""
+
+    _saved_variables = ()
+    _saved_mean_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        mean_sizes = node._saved_mean_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = zeros_with_options(mean_sizes, grad.dtype, grad.device)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class NormalBackward2(GeneratedNode):
+    """Backward of aten::normal.float_Tensor."""
+
+    _saved_variables = ()
+    _saved_std_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        std_sizes = node._saved_std_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = zeros_with_options(std_sizes, grad.dtype, grad.device)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class NormalBackward3(GeneratedNode):
+    """Backward of aten::normal.Tensor_Tensor."""
+
+    _saved_variables = ()
+    _saved_mean_sizes = None
+    _saved_std_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        mean_sizes = node._saved_mean_sizes
+        std_sizes = node._saved_std_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = zeros_with_options(mean_sizes, grad.dtype, grad.device)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = zeros_with_options(std_sizes, grad.dtype, grad.device)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
 class ViewAsRealBackward0(GeneratedNode):
     """Backward of aten::view_as_real."""
 
@@ -10340,3 +10465,38 @@ class MaxUnpool3DBackward0(GeneratedNode):
         else:
             grad_0 = None
         return [grad_0]
+
+
+class IndexReduceBackward0(GeneratedNode):
+    """Backward of aten::index_reduce."""
+
+    _saved_variables = ('_raw_saved_index', '_raw_saved_self', '_raw_saved_source', '_raw_saved_result')
+    _saved_dim = None
+    _saved_include_self = None
+    _raw_saved_index = None
+    _saved_index = SavedTensor('_raw_saved_index')
+    _saved_reduce = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_source = None
+    _saved_source = SavedTensor('_raw_saved_source')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        include_self = node._saved_include_self
+        index = _unpack(node._raw_saved_index, node)
+        reduce = node._saved_reduce
+        self = _unpack(node._raw_saved_self, node)
+        source = _unpack(node._raw_saved_source, node)
+        result = _unpack(node._raw_saved_result, node)
+        grad_input_mask = [node._next_edges[0][0] is not None, node._next_edges[1][0] is not None]
+        if any(grad_input_mask):
+            grad_0, grad_1, = index_reduce_backward(grad, self, dim, index, source, reduce, include_self, result)
+        else:
+            grad_0 = grad_1 = None
+        return [grad_0, grad_1]

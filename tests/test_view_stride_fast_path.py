@@ -60,3 +60,16 @@ def test_other_layouts_still_walk():
     assert compute_stride((3, 2), (1, 3), (6,)) is None
     assert compute_stride((2, 0), (1, 1), (0, 2)) == chunked_strides((2, 0), (1, 1), (0, 2))
     assert compute_stride((), (), (1, 1)) == (1, 1)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    old=st.lists(st.integers(1, 4), min_size=1, max_size=3),
+    new=st.lists(st.integers(1, 4), min_size=0, max_size=3),
+)
+def test_the_contiguous_case_is_the_walk_for_any_new_sizes(old, new):
+    """compute_stride is also asked of sizes with another element count (cat / stack out=
+    check whether `out` can be viewed as the result): the contiguous case must then answer
+    what the walk answers (None), not strides for the other count."""
+    strides = contiguous_strides(tuple(old))
+    assert compute_stride(old, strides, new) == chunked_strides(tuple(old), strides, new)

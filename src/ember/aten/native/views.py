@@ -21,6 +21,8 @@ alias_with_sizes_and_strides), with no nested call.
 
 from __future__ import annotations
 
+import math
+
 from ember._c10.dtypes import scalar_type_name
 from ember._c10.storage import checked_numel
 from ember._c10.tensor_impl import contiguous_strides, new_view
@@ -103,9 +105,14 @@ def compute_stride(oldshape, oldstride, newshape):
     Dims of the old tensor are cut into chunks that are contiguous among
     themselves; each chunk must be covered exactly by consecutive new dims.
     """
-    oldshape = tuple(oldshape)  # (cat and stack pass lists)
-    if oldshape and tuple(oldstride) == contiguous_strides(oldshape) and 0 not in oldshape:
-        return contiguous_strides(tuple(newshape))  # one chunk: what chunked_strides finds
+    oldshape, newshape = tuple(oldshape), tuple(newshape)  # (cat and stack pass lists)
+    if (
+        oldshape
+        and tuple(oldstride) == contiguous_strides(oldshape)
+        and 0 not in oldshape
+        and math.prod(oldshape) == math.prod(newshape)  # joining.py asks of other sizes
+    ):
+        return contiguous_strides(newshape)  # one chunk: what chunked_strides finds
     return chunked_strides(oldshape, oldstride, newshape)
 
 

@@ -3,8 +3,8 @@
 Layer: autograd. In: the gradient, self's geometry, the window's size, stride and storage
 offset. Out: self's gradient, as PyTorch computes it. Mirrors
 torch/csrc/autograd/FunctionsManual.cpp (as_strided_scatter_backward), which assumes, as
-here, the contiguous geometry autograd works with (Note [as_strided_scatter backward
-support] there): the gradient is made contiguous and the window read off it.
+here, the contiguous geometry autograd works with (its note "as_strided_scatter backward
+support"): the gradient is made contiguous and the window read off it.
 """
 
 from __future__ import annotations

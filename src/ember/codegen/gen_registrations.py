@@ -163,6 +163,29 @@ PYTHON_META_OUT_EXACT_DTYPE = PYTHON_META_OUT_EXACT_DTYPE | frozenset(
 )  # fmt: skip
 
 
+# The out= overloads of the copy variants, complex views, linalg, logspace, renorm and the
+# random factories (wcopy, wcomplex, wlinalg, wstats) with a Python meta kernel in torch.
+PYTHON_META_OUT = PYTHON_META_OUT | frozenset(
+    {"alias_copy.out", "as_strided_copy.out", "as_strided_scatter.out", "cholesky.out",
+     "cholesky_inverse.out", "cholesky_solve.out", "complex.out", "diagonal_copy.out",
+     "expand_copy.out", "linalg_cross.out", "linalg_householder_product.out", "linalg_lu.out",
+     "linalg_lu_factor_ex.out", "linalg_lu_solve.out", "logspace.Scalar_Tensor_out",
+     "logspace.Tensor_Scalar_out", "logspace.Tensor_Tensor_out", "logspace.out",
+     "lu_unpack.out", "multinomial.out", "narrow_copy.out", "nonzero_static.out",
+     "normal.Tensor_Tensor_out", "normal.Tensor_float_out", "normal.float_Tensor_out",
+     "normal.float_float_out", "ormqr.out", "permute_copy.out", "polar.out", "renorm.out",
+     "squeeze_copy.dim_out", "squeeze_copy.dims_out", "squeeze_copy.out", "t_copy.out",
+     "transpose_copy.int_out", "triangular_solve.X", "unbind_copy.int_out", "unfold_copy.out",
+     "unsqueeze_copy.out", "view_copy.dtype_out", "view_copy.out"}
+)  # fmt: skip
+PYTHON_META_OUT_EXACT_DTYPE = PYTHON_META_OUT_EXACT_DTYPE | frozenset(
+    {"alias_copy.out", "as_strided_copy.out", "diagonal_copy.out", "expand_copy.out",
+     "narrow_copy.out", "permute_copy.out", "polar.out", "squeeze_copy.dim_out",
+     "squeeze_copy.dims_out", "squeeze_copy.out", "t_copy.out", "transpose_copy.int_out",
+     "unbind_copy.int_out", "unsqueeze_copy.out", "view_copy.dtype_out", "view_copy.out"}
+)  # fmt: skip
+
+
 # In-place overloads whose PyTorch Meta kernel is a Python function of
 # torch/_meta_registrations.py (aten/meta/python_inplace.py mirrors them): their Meta kernel
 # is that function alone (its checks, then `self`). A meta operand of a cpu `self` takes that

@@ -154,7 +154,7 @@ def _placeholder(type_text: str, device: str, requires_grad: bool):
             [tensor, ember.ones(2, 2, device=device)] if type_text.startswith("List[") else tensor
         )
     neutral = {"List[int]": [2], "int": 0, "float": 1.0, "bool": False, "number": 1, "str": "",
-               "Device": device, "List[bool]": [True, True, True]}  # fmt: skip
+               "Device": device, "List[bool]": [True, True, True], "List[number]": [1]}  # fmt: skip
     return neutral.get(type_text)
 
 

@@ -3982,8 +3982,9 @@ def renorm_(self, p, dim, maxnorm):
 
 
 def renorm_out(self, p, dim, maxnorm, out):
+    M.check_copy_devices(self, out)
     meta = M.renorm(self, p, dim, maxnorm)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -4027,8 +4028,9 @@ def linalg_lu_solve(LU, pivots, B, left, adjoint):
 
 
 def linalg_lu_solve_out(LU, pivots, B, left, adjoint, out):
+    M.check_copy_devices(LU, out)
     meta = M.linalg_lu_solve(LU, pivots, B, left, adjoint)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -4072,8 +4074,9 @@ def linalg_cross(self, other, dim):
 
 
 def linalg_cross_out(self, other, dim, out):
+    M.check_copy_devices(self, out)
     meta = M.linalg_cross(self, other, dim)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -4251,6 +4254,21 @@ def upsample_bicubic2d_out(self, output_size, align_corners, scales_h, scales_w,
 def upsample_trilinear3d_out(self, output_size, align_corners, scales_d, scales_h, scales_w, out):
     M.check_copy_devices(self, out)
     return N.upsample_trilinear3d_out(self, output_size, align_corners, scales_d, scales_h, scales_w, out)
+
+
+def narrow_copy_out(self, dim, start, length, out):
+    M.check_copy_devices(self, out)
+    return N.narrow_copy_meta_out(self, dim, start, length, out)
+
+
+def normal_Tensor_float_out(mean, std, generator, out):
+    M.check_copy_devices(mean, out)
+    return N.normal_Tensor_float_out(mean, std, generator, out)
+
+
+def normal_Tensor_Tensor_out(mean, std, generator, out):
+    M.check_copy_devices(mean, out)
+    return N.normal_Tensor_Tensor_out(mean, std, generator, out)
 
 
 impl("add.Tensor", "Meta", add_Tensor)
@@ -4943,16 +4961,16 @@ impl("upsample_linear1d.out", "Meta", upsample_linear1d_out)
 impl("upsample_bilinear2d.out", "Meta", upsample_bilinear2d_out)
 impl("upsample_bicubic2d.out", "Meta", upsample_bicubic2d_out)
 impl("upsample_trilinear3d.out", "Meta", upsample_trilinear3d_out)
-impl("narrow_copy.out", "Meta", N.narrow_copy_meta_out)
+impl("narrow_copy.out", "Meta", narrow_copy_out)
 impl("cauchy_", "Meta", N.cauchy_)
 impl("log_normal_", "Meta", N.log_normal_)
 impl("exponential_", "Meta", N.exponential_)
 impl("geometric_", "Meta", N.geometric_)
-impl("normal.Tensor_float_out", "Meta", N.normal_Tensor_float_out)
+impl("normal.Tensor_float_out", "Meta", normal_Tensor_float_out)
 impl("normal.Tensor_float", "Meta", N.normal_Tensor_float)
 impl("normal.float_Tensor_out", "Meta", N.normal_float_Tensor_out)
 impl("normal.float_Tensor", "Meta", N.normal_float_Tensor)
-impl("normal.Tensor_Tensor_out", "Meta", N.normal_Tensor_Tensor_out)
+impl("normal.Tensor_Tensor_out", "Meta", normal_Tensor_Tensor_out)
 impl("normal.Tensor_Tensor", "Meta", N.normal_Tensor_Tensor)
 impl("view_as_real", "Meta", N.view_as_real)
 impl("view_as_complex", "Meta", N.view_as_complex)

@@ -61,10 +61,10 @@ def _check_inputs(query, key, value, attn_mask, dropout_p, is_causal) -> None:
 
 def _convert_boolean_attn_mask(attn_mask, dtype):
     """A boolean mask becomes 0 where attended and -inf elsewhere (at::where(mask, 0.0,
-    -inf)); ember has no aten::scalar_tensor, so the -inf is a wrapped 0-d tensor."""
+    -inf), whose two numbers are scalar_tensors of the mask's dtype: then to ``dtype``)."""
     if attn_mask is None or attn_mask.dtype is not dtypes.bool:
         return attn_mask
-    return at.where_ScalarSelf(attn_mask, 0.0, _minus_inf(dtype, attn_mask.device))
+    return at.where_Scalar(attn_mask, 0.0, -math.inf)
 
 
 def _minus_inf(dtype, device):

@@ -1,4 +1,4 @@
-"""cov and corrcoef (CompositeImplicitAutograd), and scalar_tensor, the factory they use.
+"""cov and corrcoef (CompositeImplicitAutograd), on scalar_tensor (fill_factories.py).
 
 Layer: aten/native. In: the full schema argument list. Out: tensors computed by other
 operators, in PyTorch's order, so a dispatch mode sees PyTorch's operator sequence and
@@ -14,19 +14,13 @@ from ember._c10.layout import strided
 from ember._c10.warning import torch_warn
 from ember.aten.native import at
 
-__all__ = ["cov", "corrcoef", "scalar_tensor"]
+__all__ = ["cov", "corrcoef"]
 
 _OBSERVATIONS_DIM = 1
 _DOF_WARNING = (
     "cov(): degrees of freedom is <= 0. Correction should be strictly less than the number "
     "of observations."
 )
-
-
-def scalar_tensor(s, dtype, layout, device, pin_memory):
-    """empty({}, options).fill_(s); the default dtype when none is given."""
-    result = at.empty_memory_format([], dtype, layout, device, pin_memory, None)
-    return at.fill__Scalar(result, s)
 
 
 def _is_true(t) -> bool:

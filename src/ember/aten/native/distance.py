@@ -165,7 +165,7 @@ def _pdist_backward(grad, self, p, pdist):
 
 
 def _use_mm(p, mode, r1, r2) -> bool:
-    """See Note [cdist relies on cdist_impl redispatching] in Distance.cpp."""
+    """See PyTorch's note "cdist relies on cdist_impl redispatching" in Distance.cpp."""
     return p == 2 and (mode == 1 or (mode == 0 and (r1 > 25 or r2 > 25)))
 
 

@@ -16,6 +16,7 @@ import numpy as np
 from ember._c10 import dtypes
 from ember._c10.device import META
 from ember._c10.dtypes import scalar_type_name
+from ember._c10.layout import strided
 from ember._c10.warning import torch_warn
 from ember._tensor import empty_tensor, wrap_array
 from ember.aten.memory_overlap import (
@@ -119,7 +120,7 @@ def where_self_out(condition, self, other, out):
 def _scalar_tensor(value, dtype, device):
     """at::scalar_tensor: a 0-dim tensor holding ``value`` in ``dtype`` (scalar_fill's
     conversion: a half or bfloat16 overflows to inf instead of raising)."""
-    return at.full([], scalar_fill_value(value, dtype).item(), dtype, None, device, None)
+    return at.scalar_tensor(scalar_fill_value(value, dtype).item(), dtype, strided, device, None)
 
 
 def where_ScalarSelf(condition, self, other):  # noqa: N802 (kernel names follow overloads)

@@ -153,3 +153,22 @@ def test_fused_add_keeps_the_sign_of_a_zero(dtype):
         ember.tensor(others, dtype=getattr(ember, dtype)), alpha=0.5
     )
     assert np.signbit(result.numpy()).tolist() == np.signbit(expected.numpy()).tolist()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize(
+    ("left", "right"), [((37, 1), (5,)), ((5,), (37, 1)), ((3, 1, 4), (2, 1)), ((), (3,))]
+)
+def test_add_with_an_alpha_broadcasts_as_torch(left, right, dtype):
+    """The FMA of add / sub with an alpha over operands that broadcast to a larger shape
+    than either (a NumPy in-place sum refused them). Values at PyTorch's tolerance:
+    PyTorch's scalar loop, which it takes for some broadcasts, does not fuse."""
+
+    def run(lib):
+        a = lib.arange(float(np.prod(left) or 1)).reshape(left).to(getattr(lib, dtype)) * 0.3
+        b = lib.arange(float(np.prod(right) or 1)).reshape(right).to(getattr(lib, dtype)) - 1
+        return [lib.add(a, b, alpha=0.7), lib.sub(b, a, alpha=1.9)]
+
+    for ours, theirs in zip(run(ember), run(torch), strict=True):
+        assert tuple(ours.shape) == tuple(theirs.shape)
+        torch.testing.assert_close(torch.tensor(ours.tolist(), dtype=theirs.dtype), theirs)

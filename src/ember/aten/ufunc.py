@@ -28,6 +28,7 @@ from ember.aten.ufunc_bitwise import (  # noqa: F401 (the bitwise formulas, reac
     bitwise_xor,
 )
 from ember.aten.ufunc_fma import fma
+from ember.aten.ufunc_reduced_scalar import reduced_fused_add, with_cpu_scalar
 from ember.aten.ufunc_loops import (  # noqa: F401 (quiet, error_state, unary_into: also U.<name>)
     SILENT_ERRORS,
     apply,
@@ -92,6 +93,8 @@ def add(meta, self, other, alpha, out) -> None:
     if compute in _FMA_DTYPES:
         _fused_add(compute, self, other, alpha, out)
         return
+    if reduced_fused_add(meta, self, other, alpha, out):
+        return
     arrays = (operand(self), scaled(compute, other, alpha))
     apply(np.add, compute, arrays, out.ndarray(), dtype=compute)
 
@@ -116,13 +119,16 @@ def sub(meta, self, other, alpha, out) -> None:
     if compute in _FMA_DTYPES:
         _fused_add(compute, self, other, -alpha, out)
         return
+    if reduced_fused_add(meta, self, other, -alpha, out):
+        return
     arrays = (operand(self), scaled(compute, other, alpha))
     apply(np.subtract, compute, arrays, out.ndarray(), dtype=compute)
 
 
 @quiet
 def mul(meta, self, other, out) -> None:
-    binary(np.multiply, meta, self, other, out)
+    if not with_cpu_scalar(np.multiply, meta, self, other, out):
+        binary(np.multiply, meta, self, other, out)
 
 
 @quiet
@@ -131,7 +137,8 @@ def div(meta, self, other, *mode_and_out) -> None:
     out = mode_and_out[-1]
     rounding_mode = mode_and_out[0] if len(mode_and_out) == 2 else None
     if rounding_mode is None:
-        binary(np.true_divide, meta, self, other, out)
+        if not with_cpu_scalar(np.true_divide, meta, self, other, out):
+            binary(np.true_divide, meta, self, other, out)
         return
     dtype = meta.compute_dtype
     if dtype is dtypes.bool or dtype.is_complex or dtype in dtypes.BAREBONES_UNSIGNED:

@@ -89,7 +89,7 @@ def _fma32(a, b, c):
     else:
         a, b, c = (np.asarray(x).astype(np.float64) for x in (a, b, c))
         total = a * b
-        total += c
+        total = total + c  # (not in place: c may broadcast a * b to a larger shape)
     low_bits = np.bitwise_and(total.view(np.int64), _HALFWAY_MASK)
     result = total.astype(np.float32)
     suspect = np.count_nonzero(low_bits == _HALFWAY)  # (count_nonzero: no Python frame)

@@ -28,7 +28,6 @@ from ember.aten.ufunc_bitwise import (  # noqa: F401 (the bitwise formulas, reac
     bitwise_xor,
 )
 from ember.aten.ufunc_fma import fma
-from ember.aten.ufunc_reduced_scalar import reduced_fused_add, with_cpu_scalar
 from ember.aten.ufunc_loops import (  # noqa: F401 (quiet, error_state, unary_into: also U.<name>)
     SILENT_ERRORS,
     apply,
@@ -44,6 +43,7 @@ from ember.aten.ufunc_loops import (  # noqa: F401 (quiet, error_state, unary_in
 )
 from ember.aten.ufunc_minmax import clamp, has_zero, maximum, minimum, settle_zero_ties  # noqa: F401
 from ember.aten.ufunc_onednn import gelu_onednn, gelu_onednn_bfloat16, use_onednn
+from ember.aten.ufunc_reduced_scalar import reduced_fused_add, with_cpu_scalar
 from ember.aten.ufunc_special import (
     check_integer_divisor,
     div_floor,

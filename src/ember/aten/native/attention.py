@@ -59,9 +59,9 @@ def _check_inputs(query, key, value, attn_mask, dropout_p, is_causal) -> None:
     del dropout_p, is_causal
 
 
-def _convert_boolean_attn_mask(attn_mask, dtype):
-    """A boolean mask becomes 0 where attended and -inf elsewhere (at::where(mask, 0.0,
-    -inf), whose two numbers are scalar_tensors of the mask's dtype: then to ``dtype``)."""
+def _convert_boolean_attn_mask(attn_mask):
+    """A boolean mask becomes 0 where attended and -inf elsewhere: at::where(mask, 0.0,
+    -inf), whose two numbers become scalar_tensors of the default dtype, as in PyTorch."""
     if attn_mask is None or attn_mask.dtype is not dtypes.bool:
         return attn_mask
     return at.where_Scalar(attn_mask, 0.0, -math.inf)
@@ -77,11 +77,11 @@ def scaled_dot_product_attention(query, key, value, attn_mask, dropout_p, is_cau
                                  enable_gqa):  # fmt: skip
     _check_inputs(query, key, value, attn_mask, dropout_p, is_causal)
     if query.dim() == 4 and key.dim() == 4 and value.dim() == 4 and dropout_p == 0.0:
-        mask = _convert_boolean_attn_mask(attn_mask, query.dtype)
+        mask = _convert_boolean_attn_mask(attn_mask)
         return at._scaled_dot_product_flash_attention_for_cpu(
             query, key, value, dropout_p, is_causal, mask, scale
         )[0]
-    mask = _convert_boolean_attn_mask(attn_mask, query.dtype)
+    mask = _convert_boolean_attn_mask(attn_mask)
     return at._scaled_dot_product_attention_math(
         query, key, value, mask, dropout_p, is_causal, None, scale, enable_gqa
     )[0]
@@ -112,7 +112,7 @@ def _scaled_dot_product_attention_math(query, key, value, attn_mask, dropout_p, 
             )
         length, source = query._sizes[-2], key._sizes[-2]
         ones = at.ones([length, source], dtypes.bool, None, query.device, None)
-        attn_mask = _convert_boolean_attn_mask(at.tril(ones, 0), query.dtype)
+        attn_mask = _convert_boolean_attn_mask(at.tril(ones, 0))
     if enable_gqa and query.dim() >= 3 and query._sizes[-3] != key._sizes[-3]:
         repeats = query._sizes[-3] // key._sizes[-3]
         key = at.repeat_interleave_self_int(key, repeats, -3, None)

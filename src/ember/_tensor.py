@@ -146,6 +146,27 @@ class Tensor(TensorImpl):
     def is_cuda(self) -> bool:
         return False
 
+    # The layouts and kinds ember does not have: a strided dense tensor is none of them.
+    @property
+    def is_sparse(self) -> bool:
+        return False
+
+    @property
+    def is_sparse_csr(self) -> bool:
+        return False
+
+    @property
+    def is_quantized(self) -> bool:
+        return False
+
+    @property
+    def is_nested(self) -> bool:
+        return False
+
+    @property
+    def is_mkldnn(self) -> bool:
+        return False
+
     def is_floating_point(self) -> bool:
         return self.dtype.is_floating_point
 

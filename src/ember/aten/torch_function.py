@@ -11,8 +11,10 @@ collection of FunctionSignature::parse in torch/csrc/utils/python_arg_parser.cpp
 from __future__ import annotations
 
 import functools
+import types
 
 from ember._torch_function import (
+    ALL_DISABLED,
     TorchFunctionCall,
     append_overloaded,
     dispatch,
@@ -108,13 +110,19 @@ _METHODS = {
     ),
 }
 _ALIASES = {"ndimension": "dim", "nelement": "numel"}
+# The getters PyTorch hands to __torch_function__ as `Tensor.<name>.__get__`; dtype and
+# device are TensorImpl slots, itemsize and nbytes its properties: each is placed on
+# ember.Tensor itself (as fast to read) so that its checking wrapper can stand in for it.
 _PROPERTIES = (
     "shape ndim T mT H mH requires_grad grad grad_fn is_leaf data is_cpu is_meta is_cuda _version "
-    "output_nr retains_grad nbytes itemsize real imag"
+    "output_nr retains_grad nbytes itemsize real imag dtype device layout is_sparse is_sparse_csr "
+    "is_quantized is_nested is_mkldnn"
 ).split()
 # Properties whose setter PyTorch does not check (THPVariable_set_real / _set_imag call
 # at::real / at::imag and copy_ at once).
-_UNCHECKED_SETTERS = frozenset({"real", "imag"})
+_UNCHECKED_SETTERS = frozenset(
+    {"real", "imag", "dtype", "device"}
+)  # dtype, device: ember sets them
 
 
 def _overriding_args(args: tuple) -> list:
@@ -174,15 +182,20 @@ def _checked_method(tensor_class, method, name: str, style: str, public_name: st
 
 def _checked_property(tensor_class, prop: property, name: str) -> property:
     getter = prop.fget
+    qualified = f"ember.Tensor.{name}.__get__"
 
     def get(self):
-        if self.__class__ is not tensor_class or tf_state.anywhere:
-            if overrides(self) or mode_enabled():
-                public = tensor_class.__dict__[name].__get__  # Tensor.<name>.__get__
-                qualified = f"ember.Tensor.{name}.__get__"
-                return dispatch(public, qualified, [self], (self,), None)
-        elif _ATTACHED.idle:
-            _detach_if_idle()
+        if self.__class__ is tensor_class:  # a plain tensor: only a mode can take the read
+            if tf_state.anywhere:
+                local = tf_state.local  # mode_enabled(), inline: kernels read dtype often
+                if local.modes and local.disabled != ALL_DISABLED:
+                    public = tensor_class.__dict__[name].__get__
+                    return dispatch(public, qualified, [self], (self,), None)
+            elif _ATTACHED.idle:
+                _detach_if_idle()
+        elif overrides(self) or mode_enabled():
+            public = tensor_class.__dict__[name].__get__  # Tensor.<name>.__get__
+            return dispatch(public, qualified, [self], (self,), None)
         return getter(self)
 
     setattr(get, _MARK, True)
@@ -198,8 +211,14 @@ def _checked_property(tensor_class, prop: property, name: str) -> property:
         setter(self, value)
 
     wrapped_setter = setter if name in _UNCHECKED_SETTERS else set_
-    checked = property(get, wrapped_setter if setter is not None else None, prop.fdel, prop.__doc__)
+    checked = _Getset(get, wrapped_setter if setter is not None else None, prop.fdel, prop.__doc__)
+    checked.__name__ = name
     return checked
+
+
+class _Getset(property):
+    """A property that knows its name, as PyTorch's getset descriptors do: a handler given
+    `Tensor.dtype.__get__` finds "dtype" in `func.__self__.__name__`."""
 
 
 # Note [Wrappers only where needed]
@@ -245,8 +264,15 @@ def _wrap(tensor_class, name: str, style, public_name: str) -> None:
     if attribute is None:
         return
     if style is None:
-        if isinstance(attribute, property) and not hasattr(attribute.fget, _MARK):
-            _WRAPPERS[name] = (attribute, _checked_property(tensor_class, attribute, name))
+        if isinstance(attribute, types.MemberDescriptorType):  # a slot (ember's code sets it)
+            setattr(tensor_class, name, attribute)
+            readable = _Getset(attribute.__get__, attribute.__set__)
+            _WRAPPERS[name] = (attribute, _checked_property(tensor_class, readable, name))
+        elif isinstance(attribute, property) and not hasattr(attribute.fget, _MARK):
+            original = _Getset(attribute.fget, attribute.fset, attribute.fdel, attribute.__doc__)
+            original.__name__ = name
+            setattr(tensor_class, name, original)
+            _WRAPPERS[name] = (original, _checked_property(tensor_class, original, name))
     elif not hasattr(attribute, _MARK):
         wrapper = _checked_method(tensor_class, attribute, name, style, public_name)
         _WRAPPERS[name] = (attribute, wrapper)

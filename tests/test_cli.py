@@ -154,8 +154,15 @@ def test_demo_writes_an_offline_page(tmp_path, capsys):
     printed = capsys.readouterr().out
     assert "== grad on cpu ==" in printed and "== inference_mode on meta ==" in printed
     assert "backward node MmBackward0; result [[11.0]]" in printed
+    assert "== grad on cpu under autocast ==" in printed
+    assert (
+        "kernels AutocastCPU [kernel] -> AutogradCPU [autograd kernel] -> CPU [kernel]" in printed
+    )
+    assert (
+        "backward node MmBackward0; result [[11.0]] (shape [1, 1], ember.bfloat16, cpu)" in printed
+    )
     page = out.read_text()
-    assert page.count("ember.dispatch.trace/1") >= 8  # one embedded trace per condition
+    assert page.count("ember.dispatch.trace/1") >= 16  # one embedded trace per condition
     for banned in ("http://", "https://", "<link", " src="):
         assert banned not in page
 

@@ -211,3 +211,23 @@ def test_a_python_key_call_made_before_the_trace_still_shows_every_step():
         "  [redispatch] op=[aten::sin], key=[AutogradCPU]",  # the snapshot's step
         "   [redispatch] op=[aten::sin], key=[Python]",
     ]
+
+
+def test_the_route_follows_autocasts_call_again_of_the_same_operator():
+    """AutocastCPU's kernel casts, then calls the operator again with its key excluded;
+    the route goes on through that call (Autograd, then the backend) as one route."""
+    a = ember.tensor([[1.0, 2.0]], requires_grad=True)
+    b = ember.tensor([[3.0], [4.0]])
+    with ember.autocast("cpu", dtype=ember.bfloat16), ember.dispatch.trace() as recorded:
+        ember.mm(a, b)
+    route = route_of(recorded.to_dict()["events"][0])
+    ids = [stage["id"] for stage in route["stages"]]
+    assert ids == [
+        "binding", "entry", "dispatcher", "kernel0", "call1", "autograd", "redispatch", "backend"
+    ]  # fmt: skip
+    assert route["summary"]["kernels"] == (
+        "AutocastCPU [kernel] -> AutogradCPU [autograd kernel] -> CPU [kernel]"
+    )
+    assert "call aten::mm again, AutocastCPU excluded" in route["arrows"]
+    assert len(route["arrows"]) == len(ids) - 1
+    assert route["summary"]["backward_node"] == "MmBackward0"

@@ -65,11 +65,11 @@ def embedded(html: Path) -> dict:
     return json.loads(text[start : text.index("</script>", start)].replace("<\\/", "</"))
 
 
-def route_for(data: dict, mode: str, device: str) -> dict:
+def route_for(data: dict, mode: str, device: str, transform: str = "none") -> dict:
     for route in data["routes"]:
-        if route["condition"] == {"mode": mode, "device": device}:
+        if route["condition"] == {"mode": mode, "device": device, "transform": transform}:
             return route
-    raise AssertionError(f"no route for {mode}/{device}")
+    raise AssertionError(f"no route for {mode}/{device}/{transform}")
 
 
 def stage_text(page, stage: str) -> str:
@@ -118,7 +118,7 @@ def test_each_control_changes_what_the_traces_say(route_page):
         page.check(f'input[name="device"][value="{device}"]')
         for mode in ("grad", "plain", "no_grad", "inference_mode"):
             page.check(f'input[name="mode"][value="{mode}"]')
-            assert page.get_attribute("body", "data-condition") == f"{mode} / {device}"
+            assert page.get_attribute("body", "data-condition") == f"{mode} / {device} / none"
             event = route_for(data, mode, device)["trace"]["events"][0]
             keys = "{" + ", ".join(event["dispatch_keys"]) + "}"
             assert field(page, "dispatcher", "=") == keys
@@ -144,6 +144,28 @@ def test_each_control_changes_what_the_traces_say(route_page):
     )
     assert changed == ["grad mode", "backward node"]
     page.check('input[name="mode"][value="grad"]')
+
+
+def test_the_autocast_control_shows_its_kernel_and_the_call_again(route_page):
+    page, html = route_page
+    data = embedded(html)
+    page.check('input[name="device"][value="cpu"]')
+    page.check('input[name="mode"][value="grad"]')
+    page.check('input[name="transform"][value="autocast"]')
+    assert page.get_attribute("body", "data-condition") == "grad / cpu / autocast"
+    stages = page.eval_on_selector_all("#route .stage", "nodes => nodes.map(n => n.dataset.stage)")
+    assert stages == [
+        "binding", "entry", "dispatcher", "kernel0", "call1", "autograd", "redispatch", "backend"
+    ]  # fmt: skip
+    event = route_for(data, "grad", "cpu", "autocast")["trace"]["events"][0]
+    assert field(page, "dispatcher", "highest key") == event["key"] == "AutocastCPU"
+    assert field(page, "kernel0", "slot") == "AutocastCPU [kernel]"
+    assert "AutocastCPU" in field(page, "call1", "- excluded")
+    assert field(page, "call1", "highest key") == "AutogradCPU"
+    assert field(page, "autograd", "backward node") == "MmBackward0"
+    assert "bfloat16" in field(page, "backend", "result")
+    page.check('input[name="transform"][value="none"]')
+    assert page.eval_on_selector_all("#route .stage", "nodes => nodes.length") == 6
 
 
 def test_screenshot(route_page):

@@ -26,13 +26,21 @@ def _is_autograd_key(key: str) -> bool:
     return key.startswith(_AUTOGRAD_PREFIXES)
 
 
+# Keys whose kernel calls the same operator again with its own key excluded (autocast
+# casts, a transform's layer unwraps), instead of redispatching below itself.
+_RECALLING_PREFIXES = ("Autocast", "FuncTorch", "Functionalize")
+
+
 def _chain(event: dict) -> list[dict]:
-    """The call and its redispatches of the same operator, outermost first."""
+    """The call, its redispatches of the same operator and the calls again of it by a
+    recalling key's kernel, outermost first."""
     chain = [event]
     while True:
-        below = [
-            c for c in chain[-1]["children"] if c["kind"] == "redispatch" and c["op"] == event["op"]
-        ]
+        step = chain[-1]
+        same_op = [c for c in step["children"] if c["op"] == event["op"]]
+        below = [c for c in same_op if c["kind"] == "redispatch"]
+        if not below and step["key"].startswith(_RECALLING_PREFIXES):
+            below = [c for c in same_op if c["kind"] == "call"]
         if not below:
             return chain
         chain.append(below[0])
@@ -115,25 +123,42 @@ def route_of(event: dict) -> dict:
         },
     ]
     arrows = ["handle.call(...)", "compute the key set"]
-    has_autograd = _is_autograd_key(first["key"])
+    has_autograd = any(_is_autograd_key(step["key"]) for step in chain)
     if not has_autograd:  # keep the layers in place, greyed, so conditions compare
         reason = _skipped_reason(first)
         stages.append(_skipped("autograd", "Autograd kernel", reason))
         if len(chain) == 1:
             stages.append(_skipped("redispatch", "Redispatch", reason))
+    redispatches = 0
     for index, step in enumerate(chain):
-        if index > 0:
+        previous = chain[index - 1] if index > 0 else None
+        if previous is not None and step["kind"] == "call":
             stages.append(
                 {
-                    "id": "redispatch" if index == 1 else f"redispatch{index}",
+                    "id": f"call{index}",
+                    "layer": "Call again",
+                    "title": f"key set -> {step['key']}",
+                    "lines": [
+                        ["- excluded", _keys(step["tls_excluded"])],
+                        ["keys", _keys(step["dispatch_keys"])],
+                        ["highest key", step["key"]],
+                    ],
+                }
+            )
+            arrows.append(f"call {event['op']} again, {previous['key']} excluded")
+        elif previous is not None:
+            redispatches += 1
+            stages.append(
+                {
+                    "id": "redispatch" if redispatches == 1 else f"redispatch{index}",
                     "layer": "Redispatch",
                     "title": f"key set -> {step['key']}",
                     "lines": [["keys", _keys(step["dispatch_keys"])], ["highest key", step["key"]]],
                 }
             )
-            arrows.append(f"redispatch below {chain[index - 1]['key']}")
+            arrows.append(f"redispatch below {previous['key']}")
         is_last = step is last
-        if index == 0 and has_autograd:
+        if _is_autograd_key(step["key"]) and not any(s["id"] == "autograd" for s in stages):
             stage_id, layer = "autograd", "Autograd kernel"
         elif is_last:
             stage_id, layer = "backend", "Backend kernel"

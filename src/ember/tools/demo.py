@@ -2,8 +2,9 @@
 
 Layer: tools. In: nothing (the program is fixed: a [1, 2] @ [3, 4]^T product,
 the same values every time). Out: for each condition (grad / plain / no_grad /
-inference_mode, on cpu and on meta) the recorded trace of the ``mm`` call, a
-printed summary of each route, and ``route.html`` built from those traces.
+inference_mode, on cpu and on meta, with no transform or under autocast) the
+recorded trace of the ``mm`` call, a printed summary of each route, and
+``route.html`` built from those traces.
 """
 
 from __future__ import annotations
@@ -12,10 +13,12 @@ import contextlib
 
 MODES = ("grad", "plain", "no_grad", "inference_mode")
 DEVICES = ("cpu", "meta")
+TRANSFORMS = ("none", "autocast")  # autocast: torch.autocast("cpu", dtype=torch.bfloat16)
 
 PROGRAM = """\
 import ember as torch
 with CONTEXT:          # grad, plain: nothing; no_grad: torch.no_grad(); inference_mode: torch.inference_mode()
+                       # autocast adds torch.autocast("cpu", dtype=torch.bfloat16) around the mm
     a = torch.tensor([[1., 2.]], requires_grad=REQUIRES_GRAD, device=DEVICE)   # plain: False
     b = torch.tensor([[3.], [4.]], device=DEVICE)
     with torch.dispatch.trace() as t:
@@ -33,14 +36,22 @@ def _context(mode: str):
     return contextlib.nullcontext()
 
 
-def record(mode: str, device: str = "cpu") -> dict:
+def _transform(transform: str):
+    import ember
+
+    if transform == "autocast":
+        return ember.autocast("cpu", dtype=ember.bfloat16)
+    return contextlib.nullcontext()
+
+
+def record(mode: str, device: str = "cpu", transform: str = "none") -> dict:
     """The trace (JSON form) of examples/01's ``torch.mm(a, b)`` under one condition."""
     import ember
 
     with _context(mode):
         a = ember.tensor([[1.0, 2.0]], requires_grad=mode != "plain", device=device)
         b = ember.tensor([[3.0], [4.0]], device=device)
-        with ember.dispatch.trace() as recorded:
+        with _transform(transform), ember.dispatch.trace() as recorded:
             y = ember.mm(a, b)
     del y
     return recorded.to_dict()
@@ -49,7 +60,11 @@ def record(mode: str, device: str = "cpu") -> dict:
 def record_all() -> list[dict]:
     """Every condition, as the variants ``route.page`` takes."""
     return [
-        {"condition": {"mode": mode, "device": device}, "trace": record(mode, device)}
+        {
+            "condition": {"mode": mode, "device": device, "transform": transform},
+            "trace": record(mode, device, transform),
+        }
+        for transform in TRANSFORMS
         for device in DEVICES
         for mode in MODES
     ]
@@ -61,13 +76,18 @@ def write_page(path, variants: list[dict] | None = None) -> list[dict]:
     variants = variants if variants is not None else record_all()
     html = route.page(
         variants,
-        {"mode": list(MODES), "device": list(DEVICES)},
+        {"mode": list(MODES), "device": list(DEVICES), "transform": list(TRANSFORMS)},
         "ember: the route of torch.mm(a, b)",
         PROGRAM,
     )
     with open(path, "w", encoding="utf-8") as out:
         out.write(html)
     return variants
+
+
+def _under(condition: dict) -> str:
+    transform = condition.get("transform", "none")
+    return "" if transform == "none" else f" under {transform}"
 
 
 def summary_lines(variant: dict) -> list[str]:
@@ -78,7 +98,7 @@ def summary_lines(variant: dict) -> list[str]:
     path = route.route_of(variant["trace"]["events"][0])
     facts = path["summary"]
     return [
-        f"== {condition['mode']} on {condition['device']} ==",
+        f"== {condition['mode']} on {condition['device']}{_under(condition)} ==",
         *path["text"].rstrip("\n").split("\n"),
         f"   key set {facts['dispatch_keys']}",
         f"   kernels {facts['kernels']}",

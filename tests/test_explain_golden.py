@@ -66,7 +66,7 @@ AUTOGRAD_SLOT = """\
 highest key: AutogradCPU
 table slot:  AutogradCPU: registered at ember/autograd/_generated/autograd_kernels.py:N [autograd kernel]
 kernel:      ember.autograd._generated.autograd_kernels.mm
-why:         AutogradCPU: no kernel registered here; Autograd kernel, registered at ember/autograd/_generated/autograd_kernels.py:N
+why:         AutogradCPU: no kernel registered here; the CompositeExplicitAutogradNonFunctional kernel does not cover this key; Autograd kernel, registered at ember/autograd/_generated/autograd_kernels.py:N
 """
 THEN_CPU = """\
 then:        redispatch with DispatchKeySet(CPU) -> CPU [kernel]

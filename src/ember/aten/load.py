@@ -17,6 +17,7 @@ from ember.aten._generated import (  # noqa: F401  (registers kernels)
     register_backend_select,
     register_composite,
     register_cpu,
+    register_default_backend,
     register_inplace_or_view,
     register_meta,
 )

@@ -121,6 +121,15 @@ class StructuredMeta:
             return _fresh(specs[0])
         return tuple([_fresh(spec) for spec in specs])
 
+    def allocate_through(self, empty_strided):
+        """The default backend kernel's outputs: ``at::empty_strided`` of each output, on
+        the output's device (Note [Default backend kernels])."""
+        made = tuple(
+            empty_strided(list(s.sizes), list(s.strides), s.dtype, None, s.device, None)
+            for s in self.specs
+        )
+        return made[0] if len(made) == 1 else made
+
     def check_inplace(self, self_tensor) -> None:
         """The in-place variant: `self` must already have the output's shape and a castable dtype."""
         spec = self.specs[0]

@@ -396,6 +396,57 @@ def structured_kernels(group: StructuredGroup, *, compute: bool) -> list[str]:
     return lines
 
 
+def write_default_backend(groups: list[StructuredGroup]) -> str:
+    """The CompositeExplicitAutogradNonFunctional kernels of the structured ops (mirrors
+    RegisterCompositeExplicitAutogradNonFunctional.cpp). See Note [Default backend kernels]."""
+    doc = (
+        "The CompositeExplicitAutogradNonFunctional kernels of the structured operators\n"
+        "(mirrors RegisterCompositeExplicitAutogradNonFunctional.cpp): see Note [Default backend\n"
+        "kernels] in ember/codegen/gen_registrations.py."
+    )
+    lines = [HEADER + f'"""{doc}"""', ""]
+    lines.append("from ember.aten import meta as M")
+    lines.append("from ember.aten.native import at")
+    lines.append("from ember.aten.registration import impl")
+    registrations = []
+    for group in groups:
+        out = group.out
+        inputs = _arg_names(out, outs=False)
+        outs = _out_names(out)
+        meta_call = f"M.{group.meta_name}({', '.join(inputs)})"
+        out_call = f"at.{out.kernel}({', '.join(inputs + ['{}'])})"
+        if group.functional is not None:
+            name = f"{group.functional.kernel}_default_backend"
+            lines += ["", "", f"def {name}({', '.join(inputs)}):"]
+            lines.append(f"    meta = {meta_call}")
+            lines.append(f"    {', '.join(outs)} = meta.allocate_through(at.empty_strided)")
+            lines.append(f"    return {out_call.format(', '.join(outs))}")
+            registrations.append((group.functional.name, name))
+        if group.inplace is not None:
+            name = f"{group.inplace.kernel}_default_backend"
+            lines += ["", "", f"def {name}({', '.join(inputs)}):"]
+            lines.append(f"    meta = {meta_call}")
+            lines.append("    meta.check_inplace(self)")
+            lines.append(f"    {out_call.format('self')}")
+            lines.append("    return self")
+            registrations.append((group.inplace.name, name))
+    lines += ["", ""]
+    for name, kernel in registrations:
+        lines.append(f'impl("{name}", "CompositeExplicitAutogradNonFunctional", {kernel})')
+    return "\n".join(lines) + "\n"
+
+
+# Note [Default backend kernels]
+# ------------------------------
+# Every structured operator's functional and in-place overloads also get a
+# CompositeExplicitAutogradNonFunctional kernel, as torchgen writes for PyTorch: the meta
+# function, outputs from at::empty_strided, then the out= overload through the dispatcher.
+# Its table fills the slots no backend kernel serves ([default backend kernel]): Undefined
+# (a call with no tensor, as `cat([])`, reaches the meta function's own error), CUDA,
+# PrivateUse1 and the other backends ember has no kernels for (a device that registers only
+# out= kernels runs the functional op through them).
+
+
 def write_definitions(functions: list[NativeFunction]) -> str:
     lines = [
         HEADER + '"""Every aten operator of native_functions.yaml, defined in the dispatcher."""',

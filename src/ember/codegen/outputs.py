@@ -28,6 +28,7 @@ def generated_files() -> dict[Path, str]:
         "register_cpu.py": gen_registrations.write_backend(kernels, groups, "CPU"),
         "register_meta.py": gen_registrations.write_backend(kernels, groups, "Meta"),
         "register_composite.py": gen_registrations.write_composite(kernels),
+        "register_default_backend.py": gen_registrations.write_default_backend(groups),
         "register_backend_select.py": gen_registrations.write_backend_select(kernels),
         "register_inplace_or_view.py": gen_registrations.write_inplace_or_view(kernels),
         "python_functions.py": gen_python.write_functions(

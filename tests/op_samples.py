@@ -1334,3 +1334,11 @@ NO_VALUES = NO_VALUES | {
     "normal.Tensor_float_out", "normal.float_Tensor_out", "normal.Tensor_Tensor_out",
     "normal.float_float_out", "multinomial.out",
 }  # fmt: skip
+# --- wamp: RNN cells ---
+S["lstm_cell"] = [
+    lambda T: ((T.f(2, 3), [T.f(2, 2), T.f(2, 2)], T.f(8, 3), T.f(8, 2), T.f(8), T.f(8)), {}),
+    lambda T: ((T.f(1, 3), [T.f(1, 2), T.f(1, 2)], T.f(8, 3), T.f(8, 2)), {}),
+]
+S["gru_cell"] = [lambda T: ((T.f(2, 3), T.f(2, 2), T.f(6, 3), T.f(6, 2), T.f(6), T.f(6)), {})]
+S["rnn_tanh_cell"] = [lambda T: ((T.f(2, 3), T.f(2, 2), T.f(2, 3), T.f(2, 2), T.f(2), T.f(2)), {})]
+S["rnn_relu_cell"] = [lambda T: ((T.f(2, 3), T.f(2, 2), T.f(2, 3), T.f(2, 2)), {})]

@@ -805,3 +805,7 @@ impl("gradient.scalarrayint", "CompositeImplicitAutograd", N.gradient_scalarrayi
 impl("gradient.scalarrayarray", "CompositeImplicitAutograd", N.gradient_scalarrayarray)
 impl("gradient.tensorarrayint", "CompositeImplicitAutograd", N.gradient_tensorarrayint)
 impl("gradient.tensorarray", "CompositeImplicitAutograd", N.gradient_tensorarray)
+impl("lstm_cell", "CompositeImplicitAutograd", N.lstm_cell)
+impl("gru_cell", "CompositeImplicitAutograd", N.gru_cell)
+impl("rnn_tanh_cell", "CompositeImplicitAutograd", N.rnn_tanh_cell)
+impl("rnn_relu_cell", "CompositeImplicitAutograd", N.rnn_relu_cell)

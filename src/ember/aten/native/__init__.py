@@ -93,6 +93,7 @@ from .renorm import *  # noqa: F403
 from .repeat import *  # noqa: F403
 from .resize_as import *  # noqa: F403
 from .restride import *  # noqa: F403
+from .rnn_cells import *  # noqa: F403
 from .rounding import *  # noqa: F403
 from .set_storage import *  # noqa: F403
 from .shape import *  # noqa: F403

@@ -49,8 +49,8 @@ def conv_forward_half(x, weight, bias, stride, padding, dilation, groups):
     partial = np.zeros((n, groups, cols.shape[2], c_out // groups, 4), dtype=np.float32)
     for i in range(quads):
         partial += a[..., 4 * i : 4 * i + 4] * b[..., 4 * i : 4 * i + 4]
-    for l in range(4 * quads, depth):
-        partial[..., 0] += a[..., l] * b[..., l]
+    for tail in range(4 * quads, depth):
+        partial[..., 0] += a[..., tail] * b[..., tail]
     total = partial[..., 0]
     for k in range(1, 4):
         total = total + partial[..., k]
@@ -71,10 +71,10 @@ def conv_transpose_half(x, weight, bias, out_spatial, stride, padding, dilation,
     ws = weight.astype(np.float32).reshape((groups, cg, cog) + tuple(kernel))
     lone = (None,) * dims
     cols = np.zeros((n, groups, cog) + tuple(kernel) + tuple(in_spatial), dtype=np.float32)
-    for l in range(cg):
-        w_l = ws[(None, slice(None), l, Ellipsis) + lone]  # (1, G, Cog, *K, 1...)
-        x_l = xs[(slice(None), slice(None), l) + (None,) * (1 + dims)]  # (N, G, 1, 1.., *I)
-        cols += w_l * x_l
+    for channel in range(cg):
+        w_c = ws[(None, slice(None), channel, Ellipsis) + lone]  # (1, G, Cog, *K, 1...)
+        x_c = xs[(slice(None), slice(None), channel) + (None,) * (1 + dims)]  # (N, G, 1.., *I)
+        cols += w_c * x_c
     cols = _round(cols, x.dtype)
     padded = [o + 2 * p + s for o, p, s in zip(out_spatial, padding, stride, strict=True)]
     out = np.zeros((n, groups, cog) + tuple(padded), dtype=np.float32)

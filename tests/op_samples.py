@@ -1342,3 +1342,55 @@ S["lstm_cell"] = [
 S["gru_cell"] = [lambda T: ((T.f(2, 3), T.f(2, 2), T.f(6, 3), T.f(6, 2), T.f(6), T.f(6)), {})]
 S["rnn_tanh_cell"] = [lambda T: ((T.f(2, 3), T.f(2, 2), T.f(2, 3), T.f(2, 2), T.f(2), T.f(2)), {})]
 S["rnn_relu_cell"] = [lambda T: ((T.f(2, 3), T.f(2, 2), T.f(2, 3), T.f(2, 2)), {})]
+S["_addmm_activation"] = [
+    lambda T: ((T.f(2, 3), T.f(2, 4), T.f(4, 3)), {"beta": 0.5, "alpha": 2}),
+    lambda T: ((T.f(3), T.f(2, 4), T.f(4, 3)), {"use_gelu": True}),
+]
+S["_convolution"] = [
+    lambda T: (
+        (
+            T.f(1, 2, 5, 5),
+            T.f(3, 2, 2, 2),
+            T.f(3),
+            [2, 1],
+            [1, 0],
+            [1, 1],
+            False,
+            [0, 0],
+            1,
+            False,
+            False,
+            True,
+            True,
+        ),
+        {},
+    ),  # fmt: skip
+    lambda T: (
+        (T.f(1, 2, 4), T.f(2, 3, 2), None, [2], [0], [1], True, [1], 1, False, False, True, True),
+        {},
+    ),
+]
+S["_convolution.deprecated"] = [
+    lambda T: (
+        (
+            T.f(1, 2, 5, 5),
+            T.f(3, 2, 2, 2),
+            T.f(3),
+            [1, 1],
+            [0, 0],
+            [1, 1],
+            False,
+            [0, 0],
+            1,
+            False,
+            False,
+            True,
+        ),
+        {},
+    ),  # fmt: skip
+]
+S["conv_tbc"] = [
+    lambda T: ((T.f(5, 2, 3), T.f(3, 3, 4), T.f(4), 1), {}),
+    lambda T: ((T.f(2, 2, 3), T.f(3, 3, 4), T.f(4)), {}),
+]
+S["conv_tbc_backward"] = [lambda T: ((T.f(5, 2, 4), T.f(5, 2, 3), T.f(3, 3, 4), T.f(4), 1), {})]

@@ -11,6 +11,7 @@ Mirrors ATen/native/*.cpp. Kernels call other operators through `at`
 
 from .activation import *  # noqa: F403
 from .adaptive_pooling import *  # noqa: F403
+from .addmm_activation import *  # noqa: F403
 from .adjoint import *  # noqa: F403
 from .aliases import *  # noqa: F403
 from .aliases_elementwise import *  # noqa: F403
@@ -29,6 +30,7 @@ from .complex_construct import *  # noqa: F403
 from .complex_views import *  # noqa: F403
 from .contraction import *  # noqa: F403
 from .conv_composite import *  # noqa: F403
+from .conv_legacy import *  # noqa: F403
 from .convolution import *  # noqa: F403
 from .copy import *  # noqa: F403
 from .correlation import *  # noqa: F403

@@ -10500,3 +10500,68 @@ class IndexReduceBackward0(GeneratedNode):
         else:
             grad_0 = grad_1 = None
         return [grad_0, grad_1]
+
+
+class ConvolutionBackward1(GeneratedNode):
+    """Backward of aten::_convolution."""
+
+    _saved_variables = ('_raw_saved_input', '_raw_saved_weight')
+    _saved_bias_sym_sizes_opt = None
+    _saved_dilation = None
+    _saved_groups = None
+    _raw_saved_input = None
+    _saved_input = SavedTensor('_raw_saved_input')
+    _saved_output_padding = None
+    _saved_padding = None
+    _saved_stride = None
+    _saved_transposed = None
+    _raw_saved_weight = None
+    _saved_weight = SavedTensor('_raw_saved_weight')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        bias_sym_sizes_opt = node._saved_bias_sym_sizes_opt
+        dilation = node._saved_dilation
+        groups = node._saved_groups
+        input = _unpack(node._raw_saved_input, node)
+        output_padding = node._saved_output_padding
+        padding = node._saved_padding
+        stride = node._saved_stride
+        transposed = node._saved_transposed
+        weight = _unpack(node._raw_saved_weight, node)
+        grad_input_mask = [node._next_edges[0][0] is not None, node._next_edges[1][0] is not None, node._next_edges[2][0] is not None]
+        if any(grad_input_mask):
+            grad_0, grad_1, grad_2, = at.convolution_backward(grad, input, weight, bias_sym_sizes_opt, stride, padding, dilation, transposed, output_padding, groups, grad_input_mask)
+        else:
+            grad_0 = grad_1 = grad_2 = None
+        return [grad_0, grad_1, grad_2]
+
+
+class ConvTbcBackward0(GeneratedNode):
+    """Backward of aten::conv_tbc."""
+
+    _saved_variables = ('_raw_saved_bias', '_raw_saved_self', '_raw_saved_weight')
+    _raw_saved_bias = None
+    _saved_bias = SavedTensor('_raw_saved_bias')
+    _saved_pad = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_weight = None
+    _saved_weight = SavedTensor('_raw_saved_weight')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        bias = _unpack(node._raw_saved_bias, node)
+        pad = node._saved_pad
+        self = _unpack(node._raw_saved_self, node)
+        weight = _unpack(node._raw_saved_weight, node)
+        grad_input_mask = [node._next_edges[0][0] is not None, node._next_edges[1][0] is not None, node._next_edges[2][0] is not None]
+        if any(grad_input_mask):
+            grad_0, grad_1, grad_2, = at.conv_tbc_backward(grad, self, weight, bias, pad)
+        else:
+            grad_0 = grad_1 = grad_2 = None
+        return [grad_0, grad_1, grad_2]

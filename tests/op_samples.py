@@ -1394,3 +1394,16 @@ S["conv_tbc"] = [
     lambda T: ((T.f(2, 2, 3), T.f(3, 3, 4), T.f(4)), {}),
 ]
 S["conv_tbc_backward"] = [lambda T: ((T.f(5, 2, 4), T.f(5, 2, 3), T.f(3, 3, 4), T.f(4), 1), {})]
+_T2D = [[[0, 2], [1, 1]], [[2, 0], [1, 0]]]
+S["nll_loss2d"] = [
+    lambda T: ((T.f(2, 3, 2, 2), T.l(_T2D)), {}),
+    lambda T: ((T.f(2, 3, 2, 2), T.l(_T2D), T.p(3)), {"reduction": 0, "ignore_index": 1}),
+    lambda T: ((T.f(2, 3, 2, 2), T.l(_T2D), T.p(3)), {"reduction": 2}),
+]
+S["nll_loss2d_forward"] = [lambda T: ((T.f(2, 3, 2, 2), T.l(_T2D), None, 1, -100), {})]
+S["nll_loss2d_backward"] = [
+    lambda T: ((T.f(), T.f(2, 3, 2, 2), T.l(_T2D), None, 1, -100, T.c() * 0 + 8), {})
+]
+S["fake_quantize_per_tensor_affine"] = [lambda T: ((T.f(2, 3), 0.1, 3, 0, 127), {})]
+S["fake_quantize_per_tensor_affine_cachemask"] = [lambda T: ((T.f(2, 3), 0.25, -1, -8, 7), {})]
+S["fake_quantize_per_tensor_affine_cachemask_backward"] = [lambda T: ((T.f(2, 3), T.b(2, 3)), {})]

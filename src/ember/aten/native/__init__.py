@@ -39,6 +39,7 @@ from .distance import *  # noqa: F403
 from .dropout_variants import *  # noqa: F403
 from .embedding import *  # noqa: F403
 from .factories import *  # noqa: F403
+from .fake_quantize import *  # noqa: F403
 from .fill_factories import *  # noqa: F403
 from .float_parts import *  # noqa: F403
 from .fold import *  # noqa: F403
@@ -70,6 +71,7 @@ from .logspace import *  # noqa: F403
 from .loss import *  # noqa: F403
 from .loss_margin import *  # noqa: F403
 from .loss_more import *  # noqa: F403
+from .loss_nll2d import *  # noqa: F403
 from .matrix_exp import *  # noqa: F403
 from .misc_ops import *  # noqa: F403
 from .multinomial import *  # noqa: F403

@@ -23106,6 +23106,87 @@ def conv_tbc(ks, self, weight, bias, pad):
     return result
 
 
+_nll_loss2d_forward = handle("nll_loss2d_forward")
+
+
+def nll_loss2d_forward(ks, self, target, weight, reduction, ignore_index):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and ((weight is not None and weight._requires_grad)):
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(fn="nll_loss2d_forward", arg="weight"))
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.NllLoss2DBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_ignore_index = ignore_index
+        node._saved_reduction = reduction
+        node._raw_saved_self = SavedVariable(self)
+        node._raw_saved_target = SavedVariable(target)
+        node._raw_saved_weight = SavedVariable(weight)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _nll_loss2d_forward.redispatch(ks & AFTER_AUTOGRAD, self, target, weight, reduction, ignore_index)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+        node._raw_saved_total_weight = SavedVariable(result[1], True)
+    return result
+
+
+_nll_loss2d_backward = handle("nll_loss2d_backward")
+
+
+def nll_loss2d_backward(ks, grad_output, self, target, weight, reduction, ignore_index, total_weight):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and ((weight is not None and weight._requires_grad)):
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(fn="nll_loss2d_backward", arg="weight"))
+    if ts.grad_mode and (total_weight._requires_grad):
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(fn="nll_loss2d_backward", arg="total_weight"))
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
+    if requires:
+        node = nodes.NllLoss2DBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self))
+        if node.should_compute_output(0):
+            node._saved_ignore_index = ignore_index
+        if node.should_compute_output(0):
+            node._saved_reduction = reduction
+        if node.should_compute_output(0):
+            node._raw_saved_target = SavedVariable(target)
+        if node.should_compute_output(0):
+            node._raw_saved_weight = SavedVariable(weight)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _nll_loss2d_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, target, weight, reduction, ignore_index, total_weight)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_fake_quantize_per_tensor_affine_cachemask = handle("fake_quantize_per_tensor_affine_cachemask")
+
+
+def fake_quantize_per_tensor_affine_cachemask(ks, self, scale, zero_point, quant_min, quant_max):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.FakeQuantizePerTensorAffineCachemaskBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _fake_quantize_per_tensor_affine_cachemask.redispatch(ks & AFTER_AUTOGRAD, self, scale, zero_point, quant_min, quant_max)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+        node._raw_saved_mask = SavedVariable(result[1], True)
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -24282,3 +24363,6 @@ impl("index_reduce", "Autograd", index_reduce, keyset_arg="raw")
 impl("_addmm_activation", "Autograd", _addmm_activation, keyset_arg="raw")
 impl("_convolution", "Autograd", _convolution, keyset_arg="raw")
 impl("conv_tbc", "Autograd", conv_tbc, keyset_arg="raw")
+impl("nll_loss2d_forward", "Autograd", nll_loss2d_forward, keyset_arg="raw")
+impl("nll_loss2d_backward", "Autograd", nll_loss2d_backward, keyset_arg="raw")
+impl("fake_quantize_per_tensor_affine_cachemask", "Autograd", fake_quantize_per_tensor_affine_cachemask, keyset_arg="raw")

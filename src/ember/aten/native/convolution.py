@@ -5,7 +5,9 @@ Out: fresh tensors (meta tensors of the right shape on the meta device). Both ar
 CompositeExplicitAutograd as in PyTorch; the autograd node is ConvolutionBackward0
 and backward dispatches convolution_backward with PyTorch's output_mask. The checks
 and their messages follow ATen/native/Convolution.cpp (_convolution,
-check_shape_forward, expand_param_if_needed); the arithmetic is conv_numpy's.
+check_shape_forward, expand_param_if_needed); the arithmetic is conv_numpy's (bfloat16
+through float32, rounded once, as oneDNN) and conv_reduced's (the float16 forward, and
+the transposed bfloat16 one oneDNN refuses, rounded as cpublas does).
 """
 
 from __future__ import annotations

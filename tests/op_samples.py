@@ -1334,3 +1334,76 @@ NO_VALUES = NO_VALUES | {
     "normal.Tensor_float_out", "normal.float_Tensor_out", "normal.Tensor_Tensor_out",
     "normal.float_float_out", "multinomial.out",
 }  # fmt: skip
+# --- wamp: RNN cells ---
+S["lstm_cell"] = [
+    lambda T: ((T.f(2, 3), [T.f(2, 2), T.f(2, 2)], T.f(8, 3), T.f(8, 2), T.f(8), T.f(8)), {}),
+    lambda T: ((T.f(1, 3), [T.f(1, 2), T.f(1, 2)], T.f(8, 3), T.f(8, 2)), {}),
+]
+S["gru_cell"] = [lambda T: ((T.f(2, 3), T.f(2, 2), T.f(6, 3), T.f(6, 2), T.f(6), T.f(6)), {})]
+S["rnn_tanh_cell"] = [lambda T: ((T.f(2, 3), T.f(2, 2), T.f(2, 3), T.f(2, 2), T.f(2), T.f(2)), {})]
+S["rnn_relu_cell"] = [lambda T: ((T.f(2, 3), T.f(2, 2), T.f(2, 3), T.f(2, 2)), {})]
+S["_addmm_activation"] = [
+    lambda T: ((T.f(2, 3), T.f(2, 4), T.f(4, 3)), {"beta": 0.5, "alpha": 2}),
+    lambda T: ((T.f(3), T.f(2, 4), T.f(4, 3)), {"use_gelu": True}),
+]
+S["_convolution"] = [
+    lambda T: (
+        (
+            T.f(1, 2, 5, 5),
+            T.f(3, 2, 2, 2),
+            T.f(3),
+            [2, 1],
+            [1, 0],
+            [1, 1],
+            False,
+            [0, 0],
+            1,
+            False,
+            False,
+            True,
+            True,
+        ),
+        {},
+    ),  # fmt: skip
+    lambda T: (
+        (T.f(1, 2, 4), T.f(2, 3, 2), None, [2], [0], [1], True, [1], 1, False, False, True, True),
+        {},
+    ),
+]
+S["_convolution.deprecated"] = [
+    lambda T: (
+        (
+            T.f(1, 2, 5, 5),
+            T.f(3, 2, 2, 2),
+            T.f(3),
+            [1, 1],
+            [0, 0],
+            [1, 1],
+            False,
+            [0, 0],
+            1,
+            False,
+            False,
+            True,
+        ),
+        {},
+    ),  # fmt: skip
+]
+S["conv_tbc"] = [
+    lambda T: ((T.f(5, 2, 3), T.f(3, 3, 4), T.f(4), 1), {}),
+    lambda T: ((T.f(2, 2, 3), T.f(3, 3, 4), T.f(4)), {}),
+]
+S["conv_tbc_backward"] = [lambda T: ((T.f(5, 2, 4), T.f(5, 2, 3), T.f(3, 3, 4), T.f(4), 1), {})]
+_T2D = [[[0, 2], [1, 1]], [[2, 0], [1, 0]]]
+S["nll_loss2d"] = [
+    lambda T: ((T.f(2, 3, 2, 2), T.l(_T2D)), {}),
+    lambda T: ((T.f(2, 3, 2, 2), T.l(_T2D), T.p(3)), {"reduction": 0, "ignore_index": 1}),
+    lambda T: ((T.f(2, 3, 2, 2), T.l(_T2D), T.p(3)), {"reduction": 2}),
+]
+S["nll_loss2d_forward"] = [lambda T: ((T.f(2, 3, 2, 2), T.l(_T2D), None, 1, -100), {})]
+S["nll_loss2d_backward"] = [
+    lambda T: ((T.f(), T.f(2, 3, 2, 2), T.l(_T2D), None, 1, -100, T.c() * 0 + 8), {})
+]
+S["fake_quantize_per_tensor_affine"] = [lambda T: ((T.f(2, 3), 0.1, 3, 0, 127), {})]
+S["fake_quantize_per_tensor_affine_cachemask"] = [lambda T: ((T.f(2, 3), 0.25, -1, -8, 7), {})]
+S["fake_quantize_per_tensor_affine_cachemask_backward"] = [lambda T: ((T.f(2, 3), T.b(2, 3)), {})]

@@ -60,6 +60,7 @@ SIGNATURE_GAPS = {
     "torch.addmm": "native_functions.yaml lacks the out_dtype overloads",
     "torch.mm": "native_functions.yaml lacks the out_dtype overloads",
     "torch.bmm": "native_functions.yaml lacks the out_dtype overloads",
+    "torch.fake_quantize_per_tensor_affine": "native_functions.yaml lacks the tensor_qparams overload",
     "Tensor.requires_grad_": "autograd's requires_grad_ takes its argument unchecked",
     "Tensor.backward": "autograd's backward is Python in both; its checks differ",
     "Tensor.dim": "TensorImpl.dim is a plain method (no METH_NOARGS refusal; a hot path)",
@@ -74,6 +75,9 @@ KERNEL_GAPS = {
     "torch.convolution(T((2, 3), meta)": "torch's meta convolution fails in its own Python (sym_and)",
     "torch.convolution(T((2, 3)), T((2, 3), meta)": "the same sym_and failure (a meta weight)",
     "torch.convolution(T((2, 3)), T((2, 3)), T((2, 3), meta)": "the same (a meta bias)",
+    "torch._convolution(T((2, 3), meta)": "torch's meta convolution: the same sym_and failure",
+    "torch._convolution(T((2, 3)), T((2, 3), meta)": "the same (a meta weight)",
+    "torch._convolution(T((2, 3)), T((2, 3)), T((2, 3), meta)": "the same (a meta bias)",
 }
 # ember's parser takes a float list by its first element and converts the rest without
 # naming a bad one (PyTorch's getDoubleArrayRef: "... but found element of type str at pos")

@@ -85,7 +85,7 @@ def _cached_cast(target, t, lower):
     """cached_cast: `t.to(target)` for an eligible tensor of another dtype; a float32 leaf
     that requires grad, cast to the autocast dtype, is cast once per outermost region
     (Note [Autocast's cast cache] in state.py)."""
-    if not _eligible(t) or t.dtype is target:
+    if t is None or t.dtype is target or not _eligible(t):
         return t
     if (
         target is lower
@@ -105,11 +105,16 @@ def _cached_cast(target, t, lower):
 
 
 def _kernel(handle, policy: str, tensors: tuple[int, ...], lists: tuple[int, ...]):
+    lower_policy = policy == "lower_precision_fp"
+    fp32_policy = policy == "fp32"
+    thread_state = per_thread
+    cpu_dtype = state.cpu_autocast_dtype
+
     def autocast_kernel(*args):
-        lower = state.get_autocast_dtype("cpu")
-        if policy == "lower_precision_fp":
+        lower = cpu_dtype()
+        if lower_policy:
             target = lower
-        elif policy == "fp32":
+        elif fp32_policy:
             target = dtypes.float32
         else:  # promote_type
             target = lower
@@ -117,14 +122,16 @@ def _kernel(handle, policy: str, tensors: tuple[int, ...], lists: tuple[int, ...
                 target = _prioritize(target, t, lower)
         args = list(args)
         for i in tensors:
-            args[i] = _cached_cast(target, args[i], lower)
+            t = args[i]
+            if t is not None and t.dtype is not target:  # the common case costs one test
+                args[i] = _cached_cast(target, t, lower)
         for i in lists:
             args[i] = [_cached_cast(target, t, lower) for t in args[i]]
-        ts = per_thread.state
+        ts = thread_state.state
         prev = ts.excluded
         ts.excluded = prev | _AUTOCAST_CPU  # ExcludeDispatchKeyGuard no_autocast(AutocastCPU)
         try:
-            return handle.call(*args)
+            return handle.call(*args)  # not cached: tracing swaps it (trace.py)
         finally:
             ts.excluded = prev
 

@@ -21,6 +21,7 @@ from ember._c10.thread_state import per_thread
 from ember._c10.warning import torch_warn
 
 __all__ = [
+    "cpu_autocast_dtype",
     "autocast_key_bits",
     "is_autocast_enabled",
     "set_autocast_enabled",
@@ -123,6 +124,11 @@ def get_autocast_dtype(device_type: str):
     if found is None:
         raise RuntimeError("unsupported scalarType")
     return found
+
+
+def cpu_autocast_dtype():
+    """get_autocast_dtype("cpu") without the argument check: the AutocastCPU kernels'."""
+    return _state.dtypes["cpu"]
 
 
 def set_autocast_dtype(device_type: str, dtype) -> None:

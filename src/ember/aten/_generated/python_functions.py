@@ -18,6 +18,7 @@ MODULE = 'ember'  # the functions' module in a __torch_function__ error
 
 _op__adaptive_avg_pool2d = handle("_adaptive_avg_pool2d")
 _op__adaptive_avg_pool3d = handle("_adaptive_avg_pool3d")
+_op__addmm_activation = handle("_addmm_activation")
 _op__cdist_backward = handle("_cdist_backward")
 _op__cdist_forward = handle("_cdist_forward")
 _op__cholesky_solve_helper = handle("_cholesky_solve_helper")
@@ -25,6 +26,8 @@ _op__chunk_cat = handle("_chunk_cat")
 _op__chunk_cat_out = handle("_chunk_cat.out")
 _op__conj = handle("_conj")
 _op__conj_physical = handle("_conj_physical")
+_op__convolution = handle("_convolution")
+_op__convolution_deprecated = handle("_convolution.deprecated")
 _op__convolution_mode = handle("_convolution_mode")
 _op__cummax_helper = handle("_cummax_helper")
 _op__cummin_helper = handle("_cummin_helper")
@@ -286,6 +289,7 @@ _op_conv2d = handle("conv2d")
 _op_conv2d_padding = handle("conv2d.padding")
 _op_conv3d = handle("conv3d")
 _op_conv3d_padding = handle("conv3d.padding")
+_op_conv_tbc = handle("conv_tbc")
 _op_conv_transpose1d = handle("conv_transpose1d")
 _op_conv_transpose2d_input = handle("conv_transpose2d.input")
 _op_conv_transpose3d_input = handle("conv_transpose3d.input")
@@ -390,6 +394,7 @@ _op_expm1_out = handle("expm1.out")
 _op_expm1_ = handle("expm1_")
 _op_eye = handle("eye")
 _op_eye_m = handle("eye.m")
+_op_fake_quantize_per_tensor_affine = handle("fake_quantize_per_tensor_affine")
 _op_feature_alpha_dropout = handle("feature_alpha_dropout")
 _op_feature_alpha_dropout_ = handle("feature_alpha_dropout_")
 _op_feature_dropout = handle("feature_dropout")
@@ -452,6 +457,7 @@ _op_gradient_scalarrayint = handle("gradient.scalarrayint")
 _op_gradient_tensorarray = handle("gradient.tensorarray")
 _op_gradient_tensorarrayint = handle("gradient.tensorarrayint")
 _op_group_norm = handle("group_norm")
+_op_gru_cell = handle("gru_cell")
 _op_gt_Scalar = handle("gt.Scalar")
 _op_gt_Scalar_out = handle("gt.Scalar_out")
 _op_gt_Tensor = handle("gt.Tensor")
@@ -584,6 +590,7 @@ _op_logspace_Tensor_Tensor = handle("logspace.Tensor_Tensor")
 _op_logspace_Tensor_Tensor_out = handle("logspace.Tensor_Tensor_out")
 _op_logspace_out = handle("logspace.out")
 _op_logsumexp = handle("logsumexp")
+_op_lstm_cell = handle("lstm_cell")
 _op_lt_Scalar = handle("lt.Scalar")
 _op_lt_Scalar_out = handle("lt.Scalar_out")
 _op_lt_Tensor = handle("lt.Tensor")
@@ -798,6 +805,8 @@ _op_resize_as_ = handle("resize_as_")
 _op_resolve_conj = handle("resolve_conj")
 _op_resolve_neg = handle("resolve_neg")
 _op_rms_norm = handle("rms_norm")
+_op_rnn_relu_cell = handle("rnn_relu_cell")
+_op_rnn_tanh_cell = handle("rnn_tanh_cell")
 _op_roll = handle("roll")
 _op_rot90 = handle("rot90")
 _op_round = handle("round")
@@ -1049,6 +1058,32 @@ def _adaptive_avg_pool3d(*args, **kwargs):
 
 
 
+_parser_f__addmm_activation = PythonArgParser(
+    [
+        '_addmm_activation(Tensor input, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, bool use_gelu=False)',
+    ],
+)
+_tail_parser_f__addmm_activation = [p.default for p in _parser_f__addmm_activation.signatures[0].params[3:]]
+
+
+def _addmm_activation(*args, **kwargs):
+    """_addmm_activation(Tensor input, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, bool use_gelu=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 3 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])) and (args[2].__class__ is Tensor or plain_tensor(args[2])):
+            index, v = 0, [args[0], args[1], args[2], *_tail_parser_f__addmm_activation]
+        else:
+            index, v = _parser_f__addmm_activation.parse(args, kwargs)
+        return _op__addmm_activation.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_addmm_activation, _parser_f__addmm_activation, args, kwargs, MODULE)
+
+
+
 _parser_f__cdist_backward = PythonArgParser(
     [
         '_cdist_backward(Tensor grad, Tensor x1, Tensor x2, float p, Tensor cdist)',
@@ -1188,6 +1223,32 @@ def _conj_physical(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(_conj_physical, _parser_f__conj_physical, args, kwargs, MODULE)
+
+
+
+_parser_f__convolution = PythonArgParser(
+    [
+        '_convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, int[] output_padding, SymInt groups, bool benchmark, bool deterministic, bool cudnn_enabled)',
+        '_convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool benchmark, bool deterministic, bool cudnn_enabled, bool allow_tf32)',
+    ],
+)
+
+
+def _convolution(*args, **kwargs):
+    """_convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, int[] output_padding, SymInt groups, bool benchmark, bool deterministic, bool cudnn_enabled) | _convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool benchmark, bool deterministic, bool cudnn_enabled, bool allow_tf32)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f__convolution.parse(args, kwargs)
+        if index == 0:
+            return _op__convolution_deprecated.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11])
+        else:
+            return _op__convolution.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_convolution, _parser_f__convolution, args, kwargs, MODULE)
 
 
 
@@ -4893,6 +4954,32 @@ def conv3d(*args, **kwargs):
 
 
 
+_parser_f_conv_tbc = PythonArgParser(
+    [
+        'conv_tbc(Tensor input, Tensor weight, Tensor bias, int pad=0)',
+    ],
+)
+_tail_parser_f_conv_tbc = [p.default for p in _parser_f_conv_tbc.signatures[0].params[3:]]
+
+
+def conv_tbc(*args, **kwargs):
+    """conv_tbc(Tensor input, Tensor weight, Tensor bias, int pad=0)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 3 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])) and (args[2].__class__ is Tensor or plain_tensor(args[2])):
+            index, v = 0, [args[0], args[1], args[2], *_tail_parser_f_conv_tbc]
+        else:
+            index, v = _parser_f_conv_tbc.parse(args, kwargs)
+        return _op_conv_tbc.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(conv_tbc, _parser_f_conv_tbc, args, kwargs, MODULE)
+
+
+
 _parser_f_conv_transpose1d = PythonArgParser(
     [
         'conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, SymInt[1] padding=0, SymInt[1] output_padding=0, SymInt groups=1, SymInt[1] dilation=1)',
@@ -6525,6 +6612,28 @@ def eye(*args, **kwargs):
 
 
 
+_parser_f_fake_quantize_per_tensor_affine = PythonArgParser(
+    [
+        'fake_quantize_per_tensor_affine(Tensor input, float scale, int zero_point, int quant_min, int quant_max)',
+    ],
+)
+
+
+def fake_quantize_per_tensor_affine(*args, **kwargs):
+    """fake_quantize_per_tensor_affine(Tensor input, float scale, int zero_point, int quant_min, int quant_max)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_fake_quantize_per_tensor_affine.parse(args, kwargs)[1]
+        return _op_fake_quantize_per_tensor_affine.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(fake_quantize_per_tensor_affine, _parser_f_fake_quantize_per_tensor_affine, args, kwargs, MODULE)
+
+
+
 _parser_f_feature_alpha_dropout = PythonArgParser(
     [
         'feature_alpha_dropout(Tensor input, float p, bool train)',
@@ -7315,6 +7424,32 @@ def group_norm(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(group_norm, _parser_f_group_norm, args, kwargs, MODULE)
+
+
+
+_parser_f_gru_cell = PythonArgParser(
+    [
+        'gru_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None)',
+    ],
+)
+_tail_parser_f_gru_cell = [p.default for p in _parser_f_gru_cell.signatures[0].params[4:]]
+
+
+def gru_cell(*args, **kwargs):
+    """gru_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 4 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])) and (args[2].__class__ is Tensor or plain_tensor(args[2])) and (args[3].__class__ is Tensor or plain_tensor(args[3])):
+            index, v = 0, [args[0], args[1], args[2], args[3], *_tail_parser_f_gru_cell]
+        else:
+            index, v = _parser_f_gru_cell.parse(args, kwargs)
+        return _op_gru_cell.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(gru_cell, _parser_f_gru_cell, args, kwargs, MODULE)
 
 
 
@@ -9062,6 +9197,28 @@ def logsumexp(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(logsumexp, _parser_f_logsumexp, args, kwargs, MODULE)
+
+
+
+_parser_f_lstm_cell = PythonArgParser(
+    [
+        'lstm_cell(Tensor input, Tensor[] hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None)',
+    ],
+)
+
+
+def lstm_cell(*args, **kwargs):
+    """lstm_cell(Tensor input, Tensor[] hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_lstm_cell.parse(args, kwargs)[1]
+        return _op_lstm_cell.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(lstm_cell, _parser_f_lstm_cell, args, kwargs, MODULE)
 
 
 
@@ -11699,6 +11856,58 @@ def rms_norm(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(rms_norm, _parser_f_rms_norm, args, kwargs, MODULE)
+
+
+
+_parser_f_rnn_relu_cell = PythonArgParser(
+    [
+        'rnn_relu_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None)',
+    ],
+)
+_tail_parser_f_rnn_relu_cell = [p.default for p in _parser_f_rnn_relu_cell.signatures[0].params[4:]]
+
+
+def rnn_relu_cell(*args, **kwargs):
+    """rnn_relu_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 4 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])) and (args[2].__class__ is Tensor or plain_tensor(args[2])) and (args[3].__class__ is Tensor or plain_tensor(args[3])):
+            index, v = 0, [args[0], args[1], args[2], args[3], *_tail_parser_f_rnn_relu_cell]
+        else:
+            index, v = _parser_f_rnn_relu_cell.parse(args, kwargs)
+        return _op_rnn_relu_cell.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(rnn_relu_cell, _parser_f_rnn_relu_cell, args, kwargs, MODULE)
+
+
+
+_parser_f_rnn_tanh_cell = PythonArgParser(
+    [
+        'rnn_tanh_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None)',
+    ],
+)
+_tail_parser_f_rnn_tanh_cell = [p.default for p in _parser_f_rnn_tanh_cell.signatures[0].params[4:]]
+
+
+def rnn_tanh_cell(*args, **kwargs):
+    """rnn_tanh_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 4 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])) and (args[2].__class__ is Tensor or plain_tensor(args[2])) and (args[3].__class__ is Tensor or plain_tensor(args[3])):
+            index, v = 0, [args[0], args[1], args[2], args[3], *_tail_parser_f_rnn_tanh_cell]
+        else:
+            index, v = _parser_f_rnn_tanh_cell.parse(args, kwargs)
+        return _op_rnn_tanh_cell.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(rnn_tanh_cell, _parser_f_rnn_tanh_cell, args, kwargs, MODULE)
 
 
 
@@ -14395,4 +14604,4 @@ def zeros_like(*args, **kwargs):
     return handle_function(zeros_like, _parser_f_zeros_like, args, kwargs, MODULE)
 
 
-__all__ = ['_adaptive_avg_pool2d', '_adaptive_avg_pool3d', '_cdist_backward', '_cdist_forward', '_cholesky_solve_helper', '_chunk_cat', '_conj', '_conj_physical', '_convolution_mode', '_cummax_helper', '_cummin_helper', '_efficientzerotensor', '_euclidean_dist', '_fft_c2c', '_fft_c2r', '_fft_r2c', '_foobar', '_histogramdd_bin_edges', '_histogramdd_from_bin_cts', '_histogramdd_from_bin_tensors', '_linalg_check_errors', '_linalg_det', '_linalg_eigh', '_linalg_slogdet', '_linalg_solve_ex', '_linalg_svd', '_log_softmax_backward_data', '_logcumsumexp', '_lu_with_info', '_neg_view', '_pdist_backward', '_pdist_forward', '_prelu_kernel', '_prelu_kernel_backward', '_safe_softmax', '_scaled_dot_product_attention_math', '_scaled_dot_product_flash_attention_for_cpu', '_scaled_dot_product_flash_attention_for_cpu_backward', '_softmax_backward_data', '_trilinear', '_unique', '_unique2', 'abs', 'abs_', 'absolute', 'acos', 'acos_', 'acosh', 'acosh_', 'adaptive_avg_pool1d', 'adaptive_max_pool1d', 'add', 'addbmm', 'addcdiv', 'addcmul', 'addmm', 'addmv', 'addmv_', 'addr', 'adjoint', 'alias', 'alias_copy', 'all', 'allclose', 'alpha_dropout', 'alpha_dropout_', 'amax', 'amin', 'aminmax', 'angle', 'any', 'arange', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'as_strided_copy', 'as_strided_scatter', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan_', 'atanh', 'atanh_', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'avg_pool1d', 'baddbmm', 'batch_norm', 'bernoulli', 'bilinear', 'binary_cross_entropy_with_logits', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'block_diag', 'bmm', 'broadcast_tensors', 'broadcast_to', 'bucketize', 'cartesian_prod', 'cat', 'cdist', 'ceil', 'ceil_', 'celu', 'celu_', 'channel_shuffle', 'cholesky', 'cholesky_inverse', 'cholesky_solve', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clone', 'column_stack', 'combinations', 'complex', 'conj', 'conj_physical', 'conj_physical_', 'constant_pad_nd', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'convolution', 'convolution_backward', 'copysign', 'corrcoef', 'cos', 'cos_', 'cosh', 'cosh_', 'cosine_embedding_loss', 'cosine_similarity', 'count_nonzero', 'cov', 'cross', 'cummax', 'cummin', 'cumprod', 'cumsum', 'cumulative_trapezoid', 'deg2rad', 'deg2rad_', 'det', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_copy', 'diagonal_scatter', 'diff', 'digamma', 'dist', 'div', 'divide', 'dot', 'dropout', 'dropout_', 'dsplit', 'dstack', 'einsum', 'embedding', 'embedding_backward', 'embedding_dense_backward', 'embedding_renorm_', 'empty', 'empty_like', 'empty_permuted', 'empty_strided', 'eq', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'exp', 'exp2', 'exp2_', 'exp_', 'expand_copy', 'expm1', 'expm1_', 'eye', 'feature_alpha_dropout', 'feature_alpha_dropout_', 'feature_dropout', 'feature_dropout_', 'fill', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'fliplr', 'flipud', 'float_power', 'floor', 'floor_', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'frac_', 'frexp', 'full', 'full_like', 'gather', 'gcd', 'gcd_', 'ge', 'geqrf', 'gradient', 'group_norm', 'gt', 'hardshrink', 'hardshrink_backward', 'heaviside', 'hinge_embedding_loss', 'histc', 'histogram', 'histogramdd', 'hsplit', 'hstack', 'hypot', 'i0', 'i0_', 'igamma', 'igammac', 'imag', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_put_', 'index_reduce', 'index_select', 'inner', 'instance_norm', 'inverse', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isin', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'kl_div', 'kron', 'kthvalue', 'layer_norm', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'lerp', 'lgamma', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logcumsumexp', 'logdet', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logit_', 'logspace', 'logsumexp', 'lt', 'lu_solve', 'lu_unpack', 'margin_ranking_loss', 'masked_fill', 'masked_scatter', 'masked_scatter_backward', 'masked_select', 'matmul', 'matrix_exp', 'matrix_power', 'max', 'max_pool1d', 'max_pool1d_with_indices', 'max_pool2d', 'max_pool3d', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multinomial', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nan_to_num_', 'nanmean', 'nanmedian', 'nanquantile', 'nansum', 'narrow', 'narrow_copy', 'native_batch_norm', 'native_batch_norm_backward', 'native_channel_shuffle', 'native_group_norm', 'native_group_norm_backward', 'native_layer_norm', 'native_layer_norm_backward', 'ne', 'neg', 'neg_', 'negative', 'negative_', 'nextafter', 'nonzero', 'nonzero_numpy', 'nonzero_static', 'normal', 'ones', 'ones_like', 'orgqr', 'ormqr', 'outer', 'pairwise_distance', 'pdist', 'permute', 'permute_copy', 'pinverse', 'pixel_shuffle', 'pixel_unshuffle', 'poisson_nll_loss', 'polar', 'polygamma', 'positive', 'pow', 'prelu', 'prod', 'put', 'qr', 'quantile', 'rad2deg', 'rad2deg_', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'ravel', 'real', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'renorm', 'repeat_interleave', 'reshape', 'resize_as_', 'resolve_conj', 'resolve_neg', 'rms_norm', 'roll', 'rot90', 'round', 'round_', 'rsqrt', 'rsqrt_', 'rsub', 'scalar_tensor', 'scatter', 'scatter_add', 'scatter_reduce', 'searchsorted', 'select', 'select_scatter', 'selu', 'selu_', 'sgn', 'sigmoid', 'sigmoid_', 'sign', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'slice_scatter', 'slogdet', 'softmax', 'sort', 'split', 'split_with_sizes', 'split_with_sizes_copy', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'squeeze_copy', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'svd', 'swapaxes', 'swapdims', 't', 't_copy', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tensordot', 'threshold', 'threshold_', 'threshold_backward', 'tile', 'topk', 'trace', 'transpose', 'transpose_copy', 'trapezoid', 'trapz', 'triangular_solve', 'tril', 'tril_indices', 'triplet_margin_loss', 'triu', 'triu_indices', 'true_divide', 'trunc', 'trunc_', 'unbind', 'unbind_copy', 'unflatten', 'unfold_backward', 'unfold_copy', 'unique_consecutive', 'unique_dim', 'unique_dim_consecutive', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'unsqueeze_copy', 'var', 'var_mean', 'vdot', 'view_as_complex', 'view_as_real', 'view_copy', 'vsplit', 'vstack', 'where', 'xlogy', 'xlogy_', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_adaptive_avg_pool2d', '_adaptive_avg_pool3d', '_addmm_activation', '_cdist_backward', '_cdist_forward', '_cholesky_solve_helper', '_chunk_cat', '_conj', '_conj_physical', '_convolution', '_convolution_mode', '_cummax_helper', '_cummin_helper', '_efficientzerotensor', '_euclidean_dist', '_fft_c2c', '_fft_c2r', '_fft_r2c', '_foobar', '_histogramdd_bin_edges', '_histogramdd_from_bin_cts', '_histogramdd_from_bin_tensors', '_linalg_check_errors', '_linalg_det', '_linalg_eigh', '_linalg_slogdet', '_linalg_solve_ex', '_linalg_svd', '_log_softmax_backward_data', '_logcumsumexp', '_lu_with_info', '_neg_view', '_pdist_backward', '_pdist_forward', '_prelu_kernel', '_prelu_kernel_backward', '_safe_softmax', '_scaled_dot_product_attention_math', '_scaled_dot_product_flash_attention_for_cpu', '_scaled_dot_product_flash_attention_for_cpu_backward', '_softmax_backward_data', '_trilinear', '_unique', '_unique2', 'abs', 'abs_', 'absolute', 'acos', 'acos_', 'acosh', 'acosh_', 'adaptive_avg_pool1d', 'adaptive_max_pool1d', 'add', 'addbmm', 'addcdiv', 'addcmul', 'addmm', 'addmv', 'addmv_', 'addr', 'adjoint', 'alias', 'alias_copy', 'all', 'allclose', 'alpha_dropout', 'alpha_dropout_', 'amax', 'amin', 'aminmax', 'angle', 'any', 'arange', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'as_strided_copy', 'as_strided_scatter', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan_', 'atanh', 'atanh_', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'avg_pool1d', 'baddbmm', 'batch_norm', 'bernoulli', 'bilinear', 'binary_cross_entropy_with_logits', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'block_diag', 'bmm', 'broadcast_tensors', 'broadcast_to', 'bucketize', 'cartesian_prod', 'cat', 'cdist', 'ceil', 'ceil_', 'celu', 'celu_', 'channel_shuffle', 'cholesky', 'cholesky_inverse', 'cholesky_solve', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clone', 'column_stack', 'combinations', 'complex', 'conj', 'conj_physical', 'conj_physical_', 'constant_pad_nd', 'conv1d', 'conv2d', 'conv3d', 'conv_tbc', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'convolution', 'convolution_backward', 'copysign', 'corrcoef', 'cos', 'cos_', 'cosh', 'cosh_', 'cosine_embedding_loss', 'cosine_similarity', 'count_nonzero', 'cov', 'cross', 'cummax', 'cummin', 'cumprod', 'cumsum', 'cumulative_trapezoid', 'deg2rad', 'deg2rad_', 'det', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_copy', 'diagonal_scatter', 'diff', 'digamma', 'dist', 'div', 'divide', 'dot', 'dropout', 'dropout_', 'dsplit', 'dstack', 'einsum', 'embedding', 'embedding_backward', 'embedding_dense_backward', 'embedding_renorm_', 'empty', 'empty_like', 'empty_permuted', 'empty_strided', 'eq', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'exp', 'exp2', 'exp2_', 'exp_', 'expand_copy', 'expm1', 'expm1_', 'eye', 'fake_quantize_per_tensor_affine', 'feature_alpha_dropout', 'feature_alpha_dropout_', 'feature_dropout', 'feature_dropout_', 'fill', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'fliplr', 'flipud', 'float_power', 'floor', 'floor_', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'frac_', 'frexp', 'full', 'full_like', 'gather', 'gcd', 'gcd_', 'ge', 'geqrf', 'gradient', 'group_norm', 'gru_cell', 'gt', 'hardshrink', 'hardshrink_backward', 'heaviside', 'hinge_embedding_loss', 'histc', 'histogram', 'histogramdd', 'hsplit', 'hstack', 'hypot', 'i0', 'i0_', 'igamma', 'igammac', 'imag', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_put_', 'index_reduce', 'index_select', 'inner', 'instance_norm', 'inverse', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isin', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'kl_div', 'kron', 'kthvalue', 'layer_norm', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'lerp', 'lgamma', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logcumsumexp', 'logdet', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logit_', 'logspace', 'logsumexp', 'lstm_cell', 'lt', 'lu_solve', 'lu_unpack', 'margin_ranking_loss', 'masked_fill', 'masked_scatter', 'masked_scatter_backward', 'masked_select', 'matmul', 'matrix_exp', 'matrix_power', 'max', 'max_pool1d', 'max_pool1d_with_indices', 'max_pool2d', 'max_pool3d', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multinomial', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nan_to_num_', 'nanmean', 'nanmedian', 'nanquantile', 'nansum', 'narrow', 'narrow_copy', 'native_batch_norm', 'native_batch_norm_backward', 'native_channel_shuffle', 'native_group_norm', 'native_group_norm_backward', 'native_layer_norm', 'native_layer_norm_backward', 'ne', 'neg', 'neg_', 'negative', 'negative_', 'nextafter', 'nonzero', 'nonzero_numpy', 'nonzero_static', 'normal', 'ones', 'ones_like', 'orgqr', 'ormqr', 'outer', 'pairwise_distance', 'pdist', 'permute', 'permute_copy', 'pinverse', 'pixel_shuffle', 'pixel_unshuffle', 'poisson_nll_loss', 'polar', 'polygamma', 'positive', 'pow', 'prelu', 'prod', 'put', 'qr', 'quantile', 'rad2deg', 'rad2deg_', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'ravel', 'real', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'renorm', 'repeat_interleave', 'reshape', 'resize_as_', 'resolve_conj', 'resolve_neg', 'rms_norm', 'rnn_relu_cell', 'rnn_tanh_cell', 'roll', 'rot90', 'round', 'round_', 'rsqrt', 'rsqrt_', 'rsub', 'scalar_tensor', 'scatter', 'scatter_add', 'scatter_reduce', 'searchsorted', 'select', 'select_scatter', 'selu', 'selu_', 'sgn', 'sigmoid', 'sigmoid_', 'sign', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'slice_scatter', 'slogdet', 'softmax', 'sort', 'split', 'split_with_sizes', 'split_with_sizes_copy', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'squeeze_copy', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'svd', 'swapaxes', 'swapdims', 't', 't_copy', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tensordot', 'threshold', 'threshold_', 'threshold_backward', 'tile', 'topk', 'trace', 'transpose', 'transpose_copy', 'trapezoid', 'trapz', 'triangular_solve', 'tril', 'tril_indices', 'triplet_margin_loss', 'triu', 'triu_indices', 'true_divide', 'trunc', 'trunc_', 'unbind', 'unbind_copy', 'unflatten', 'unfold_backward', 'unfold_copy', 'unique_consecutive', 'unique_dim', 'unique_dim_consecutive', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'unsqueeze_copy', 'var', 'var_mean', 'vdot', 'view_as_complex', 'view_as_real', 'view_copy', 'vsplit', 'vstack', 'where', 'xlogy', 'xlogy_', 'zero_', 'zeros', 'zeros_like']

@@ -104,6 +104,9 @@ _op_multilabel_margin_loss = handle("multilabel_margin_loss")
 _op_multilabel_margin_loss_backward = handle("multilabel_margin_loss_backward")
 _op_multilabel_margin_loss_forward = handle("multilabel_margin_loss_forward")
 _op_nll_loss = handle("nll_loss")
+_op_nll_loss2d = handle("nll_loss2d")
+_op_nll_loss2d_backward = handle("nll_loss2d_backward")
+_op_nll_loss2d_forward = handle("nll_loss2d_forward")
 _op_nll_loss_backward = handle("nll_loss_backward")
 _op_nll_loss_backward_grad_input = handle("nll_loss_backward.grad_input")
 _op_nll_loss_forward = handle("nll_loss_forward")
@@ -1795,6 +1798,76 @@ def nll_loss(*args, **kwargs):
 
 
 
+_parser_f_nll_loss2d = PythonArgParser(
+    [
+        'nll_loss2d(Tensor input, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100)',
+    ],
+)
+_tail_parser_f_nll_loss2d = [p.default for p in _parser_f_nll_loss2d.signatures[0].params[2:]]
+
+
+def nll_loss2d(*args, **kwargs):
+    """nll_loss2d(Tensor input, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_nll_loss2d]
+        else:
+            index, v = _parser_f_nll_loss2d.parse(args, kwargs)
+        return _op_nll_loss2d.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(nll_loss2d, _parser_f_nll_loss2d, args, kwargs, MODULE)
+
+
+
+_parser_f_nll_loss2d_backward = PythonArgParser(
+    [
+        'nll_loss2d_backward(Tensor grad_output, Tensor input, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight)',
+    ],
+)
+
+
+def nll_loss2d_backward(*args, **kwargs):
+    """nll_loss2d_backward(Tensor grad_output, Tensor input, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_nll_loss2d_backward.parse(args, kwargs)[1]
+        return _op_nll_loss2d_backward.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(nll_loss2d_backward, _parser_f_nll_loss2d_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_nll_loss2d_forward = PythonArgParser(
+    [
+        'nll_loss2d_forward(Tensor input, Tensor target, Tensor? weight, int reduction, SymInt ignore_index)',
+    ],
+)
+
+
+def nll_loss2d_forward(*args, **kwargs):
+    """nll_loss2d_forward(Tensor input, Tensor target, Tensor? weight, int reduction, SymInt ignore_index)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_nll_loss2d_forward.parse(args, kwargs)[1]
+        return _op_nll_loss2d_forward.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(nll_loss2d_forward, _parser_f_nll_loss2d_forward, args, kwargs, MODULE)
+
+
+
 _parser_f_nll_loss_backward = PythonArgParser(
     [
         'nll_loss_backward(Tensor grad_output, Tensor input, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight, *, Tensor? grad_input=None)',
@@ -2846,4 +2919,4 @@ def upsample_trilinear3d_backward(*args, **kwargs):
     return handle_function(upsample_trilinear3d_backward, _parser_f_upsample_trilinear3d_backward, args, kwargs, MODULE)
 
 
-__all__ = ['_adaptive_avg_pool2d_backward', '_adaptive_avg_pool3d_backward', '_pad_circular', '_upsample_nearest_exact1d', '_upsample_nearest_exact1d_backward', '_upsample_nearest_exact2d', '_upsample_nearest_exact2d_backward', '_upsample_nearest_exact3d', '_upsample_nearest_exact3d_backward', 'adaptive_avg_pool2d', 'adaptive_avg_pool3d', 'adaptive_max_pool2d', 'adaptive_max_pool2d_backward', 'adaptive_max_pool3d', 'adaptive_max_pool3d_backward', 'avg_pool2d', 'avg_pool2d_backward', 'avg_pool3d', 'avg_pool3d_backward', 'binary_cross_entropy', 'binary_cross_entropy_backward', 'col2im', 'cross_entropy_loss', 'elu', 'elu_', 'elu_backward', 'gelu', 'gelu_', 'gelu_backward', 'glu', 'glu_backward', 'hardsigmoid', 'hardsigmoid_', 'hardsigmoid_backward', 'hardswish', 'hardswish_', 'hardswish_backward', 'hardtanh', 'hardtanh_', 'hardtanh_backward', 'huber_loss', 'huber_loss_backward', 'im2col', 'l1_loss', 'leaky_relu', 'leaky_relu_', 'leaky_relu_backward', 'linear', 'log_sigmoid', 'log_sigmoid_backward', 'log_sigmoid_forward', 'max_pool2d_with_indices', 'max_pool2d_with_indices_backward', 'max_pool3d_with_indices', 'max_pool3d_with_indices_backward', 'max_unpool2d', 'max_unpool3d', 'mish', 'mish_', 'mish_backward', 'mse_loss', 'multi_margin_loss', 'multi_margin_loss_backward', 'multilabel_margin_loss', 'multilabel_margin_loss_backward', 'multilabel_margin_loss_forward', 'nll_loss', 'nll_loss_backward', 'nll_loss_forward', 'one_hot', 'pad', 'reflection_pad1d', 'reflection_pad1d_backward', 'reflection_pad2d', 'reflection_pad2d_backward', 'reflection_pad3d', 'reflection_pad3d_backward', 'relu6', 'relu6_', 'replication_pad1d', 'replication_pad1d_backward', 'replication_pad2d', 'replication_pad2d_backward', 'replication_pad3d', 'replication_pad3d_backward', 'scaled_dot_product_attention', 'silu', 'silu_', 'silu_backward', 'smooth_l1_loss', 'smooth_l1_loss_backward', 'soft_margin_loss', 'soft_margin_loss_backward', 'softplus', 'softplus_backward', 'softshrink', 'softshrink_backward', 'upsample_bicubic2d', 'upsample_bicubic2d_backward', 'upsample_bilinear2d', 'upsample_bilinear2d_backward', 'upsample_linear1d', 'upsample_linear1d_backward', 'upsample_nearest1d', 'upsample_nearest1d_backward', 'upsample_nearest2d', 'upsample_nearest2d_backward', 'upsample_nearest3d', 'upsample_nearest3d_backward', 'upsample_trilinear3d', 'upsample_trilinear3d_backward']
+__all__ = ['_adaptive_avg_pool2d_backward', '_adaptive_avg_pool3d_backward', '_pad_circular', '_upsample_nearest_exact1d', '_upsample_nearest_exact1d_backward', '_upsample_nearest_exact2d', '_upsample_nearest_exact2d_backward', '_upsample_nearest_exact3d', '_upsample_nearest_exact3d_backward', 'adaptive_avg_pool2d', 'adaptive_avg_pool3d', 'adaptive_max_pool2d', 'adaptive_max_pool2d_backward', 'adaptive_max_pool3d', 'adaptive_max_pool3d_backward', 'avg_pool2d', 'avg_pool2d_backward', 'avg_pool3d', 'avg_pool3d_backward', 'binary_cross_entropy', 'binary_cross_entropy_backward', 'col2im', 'cross_entropy_loss', 'elu', 'elu_', 'elu_backward', 'gelu', 'gelu_', 'gelu_backward', 'glu', 'glu_backward', 'hardsigmoid', 'hardsigmoid_', 'hardsigmoid_backward', 'hardswish', 'hardswish_', 'hardswish_backward', 'hardtanh', 'hardtanh_', 'hardtanh_backward', 'huber_loss', 'huber_loss_backward', 'im2col', 'l1_loss', 'leaky_relu', 'leaky_relu_', 'leaky_relu_backward', 'linear', 'log_sigmoid', 'log_sigmoid_backward', 'log_sigmoid_forward', 'max_pool2d_with_indices', 'max_pool2d_with_indices_backward', 'max_pool3d_with_indices', 'max_pool3d_with_indices_backward', 'max_unpool2d', 'max_unpool3d', 'mish', 'mish_', 'mish_backward', 'mse_loss', 'multi_margin_loss', 'multi_margin_loss_backward', 'multilabel_margin_loss', 'multilabel_margin_loss_backward', 'multilabel_margin_loss_forward', 'nll_loss', 'nll_loss2d', 'nll_loss2d_backward', 'nll_loss2d_forward', 'nll_loss_backward', 'nll_loss_forward', 'one_hot', 'pad', 'reflection_pad1d', 'reflection_pad1d_backward', 'reflection_pad2d', 'reflection_pad2d_backward', 'reflection_pad3d', 'reflection_pad3d_backward', 'relu6', 'relu6_', 'replication_pad1d', 'replication_pad1d_backward', 'replication_pad2d', 'replication_pad2d_backward', 'replication_pad3d', 'replication_pad3d_backward', 'scaled_dot_product_attention', 'silu', 'silu_', 'silu_backward', 'smooth_l1_loss', 'smooth_l1_loss_backward', 'soft_margin_loss', 'soft_margin_loss_backward', 'softplus', 'softplus_backward', 'softshrink', 'softshrink_backward', 'upsample_bicubic2d', 'upsample_bicubic2d_backward', 'upsample_bilinear2d', 'upsample_bilinear2d_backward', 'upsample_linear1d', 'upsample_linear1d_backward', 'upsample_nearest1d', 'upsample_nearest1d_backward', 'upsample_nearest2d', 'upsample_nearest2d_backward', 'upsample_nearest3d', 'upsample_nearest3d_backward', 'upsample_trilinear3d', 'upsample_trilinear3d_backward']

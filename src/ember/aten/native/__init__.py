@@ -11,6 +11,7 @@ Mirrors ATen/native/*.cpp. Kernels call other operators through `at`
 
 from .activation import *  # noqa: F403
 from .adaptive_pooling import *  # noqa: F403
+from .addmm_activation import *  # noqa: F403
 from .adjoint import *  # noqa: F403
 from .aliases import *  # noqa: F403
 from .aliases_elementwise import *  # noqa: F403
@@ -29,6 +30,7 @@ from .complex_construct import *  # noqa: F403
 from .complex_views import *  # noqa: F403
 from .contraction import *  # noqa: F403
 from .conv_composite import *  # noqa: F403
+from .conv_legacy import *  # noqa: F403
 from .convolution import *  # noqa: F403
 from .copy import *  # noqa: F403
 from .correlation import *  # noqa: F403
@@ -37,6 +39,7 @@ from .distance import *  # noqa: F403
 from .dropout_variants import *  # noqa: F403
 from .embedding import *  # noqa: F403
 from .factories import *  # noqa: F403
+from .fake_quantize import *  # noqa: F403
 from .fill_factories import *  # noqa: F403
 from .float_parts import *  # noqa: F403
 from .fold import *  # noqa: F403
@@ -68,6 +71,7 @@ from .logspace import *  # noqa: F403
 from .loss import *  # noqa: F403
 from .loss_margin import *  # noqa: F403
 from .loss_more import *  # noqa: F403
+from .loss_nll2d import *  # noqa: F403
 from .matrix_exp import *  # noqa: F403
 from .misc_ops import *  # noqa: F403
 from .multinomial import *  # noqa: F403
@@ -93,6 +97,7 @@ from .renorm import *  # noqa: F403
 from .repeat import *  # noqa: F403
 from .resize_as import *  # noqa: F403
 from .restride import *  # noqa: F403
+from .rnn_cells import *  # noqa: F403
 from .rounding import *  # noqa: F403
 from .set_storage import *  # noqa: F403
 from .shape import *  # noqa: F403

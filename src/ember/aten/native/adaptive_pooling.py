@@ -10,6 +10,7 @@ from __future__ import annotations
 from ember._c10 import dtypes
 from ember._tensor import wrap_array
 from ember.aten.native import at
+from ember.aten.native import pool_reduced as reduced
 from ember.aten.native.pool_numpy import (
     adaptive_avg,
     adaptive_avg_backward,
@@ -52,7 +53,9 @@ def _adaptive_avg_pool2d(self, output_size):
     shape = list(self._sizes[:-2]) + [int(o) for o in output_size]
     if self.device.type == "meta":
         return _empty(shape, self)
-    return wrap_array(adaptive_avg(self.ndarray(), [int(o) for o in output_size]), self.dtype)
+    x = self.ndarray()
+    average = reduced.adaptive_avg if reduced.is_reduced(x.dtype) else adaptive_avg
+    return wrap_array(average(x, [int(o) for o in output_size]), self.dtype)
 
 
 def _adaptive_avg_pool2d_backward(grad_output, self):
@@ -66,7 +69,10 @@ def _adaptive_avg_pool2d_backward(grad_output, self):
             )
     if grad_output.device.type == "meta" or self.device.type == "meta":
         return _empty(self._sizes, self)
-    return wrap_array(adaptive_avg_backward(grad_output.ndarray(), self._sizes), self.dtype)
+    g = grad_output.ndarray()
+    if reduced.is_reduced(g.dtype):
+        return wrap_array(reduced.adaptive_avg_backward(g, self._sizes, 2), self.dtype)
+    return wrap_array(adaptive_avg_backward(g, self._sizes), self.dtype)
 
 
 def adaptive_max_pool2d(self, output_size):
@@ -100,5 +106,6 @@ def adaptive_max_pool2d(self, output_size):
 def adaptive_max_pool2d_backward(grad_output, self, indices):
     if grad_output.device.type == "meta" or self.device.type == "meta":
         return _empty(self._sizes, self)
-    grad = max_pool_backward(grad_output.ndarray(), indices.ndarray(), self._sizes, 2)
-    return wrap_array(grad, self.dtype)
+    g = grad_output.ndarray()
+    backward = reduced.max_pool_backward if reduced.is_reduced(g.dtype) else max_pool_backward
+    return wrap_array(backward(g, indices.ndarray(), self._sizes, 2), self.dtype)

@@ -97,6 +97,7 @@ def _scale_factor(query, scale) -> float:
 
 def _scaled_dot_product_attention_math(query, key, value, attn_mask, dropout_p, is_causal,
                                        dropout_mask, scale, enable_gqa):  # fmt: skip
+    origin = query.dtype  # half / bfloat16 compute in float32, return in their own dtype
     if query.dtype in (dtypes.float16, dtypes.bfloat16):
         query = at._to_copy(query, dtypes.float32, None, None, None, False, None)
         key = at._to_copy(key, dtypes.float32, None, None, None, False, None)
@@ -130,7 +131,10 @@ def _scaled_dot_product_attention_math(query, key, value, attn_mask, dropout_p, 
             attn = at.mul_Tensor(attn, scaled)
         else:
             attn = at.dropout(attn, dropout_p, True)
-    return at.matmul(attn, value), attn
+    output = at.matmul(attn, value)
+    return at.to_dtype(output, origin, False, False, None), at.to_dtype(
+        attn, origin, False, False, None
+    )
 
 
 def _safe_softmax(self, dim, dtype):

@@ -5,21 +5,29 @@ Out: fresh tensors (meta tensors of the right shape on the meta device). Both ar
 CompositeExplicitAutograd as in PyTorch; the autograd node is ConvolutionBackward0
 and backward dispatches convolution_backward with PyTorch's output_mask. The checks
 and their messages follow ATen/native/Convolution.cpp (_convolution,
-check_shape_forward, expand_param_if_needed); the arithmetic is conv_numpy's.
+check_shape_forward, expand_param_if_needed); the arithmetic is conv_numpy's (bfloat16
+through float32, rounded once, as oneDNN) and conv_reduced's (the float16 forward, and
+the transposed bfloat16 one oneDNN refuses, rounded as cpublas does).
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from ember._c10 import dtypes
 from ember._tensor import wrap_array
 from ember.aten.native import at
 from ember.aten.native.conv_numpy import conv_forward, conv_input_grad, conv_weight_grad
+from ember.aten.native.conv_reduced import conv_forward_half, conv_transpose_half
 from ember.aten.native.views import fmt_ints, type_string
 
 __all__ = ["convolution", "convolution_backward"]
 
-# the dtypes whose products NumPy computes as PyTorch's CPU kernels do (same element type)
-_COMPUTED = frozenset({dtypes.float32, dtypes.float64, dtypes.int32, dtypes.int64})
+# the dtypes whose products NumPy computes as PyTorch's CPU kernels do (same element type;
+# bfloat16 as float32 rounded once, float16 by conv_reduced's forward)
+_COMPUTED = frozenset(
+    {dtypes.float32, dtypes.float64, dtypes.int32, dtypes.int64, dtypes.bfloat16, dtypes.float16}
+)
 
 
 def expand_param(values, name: str, dims: int) -> list[int]:
@@ -136,8 +144,8 @@ def _check_types(input, weight, bias):
         )
     if input.dtype not in _COMPUTED:
         raise NotImplementedError(
-            f"ember computes convolution for float32, float64, int32 and int64 only, not "
-            f"{input.dtype}"
+            f"ember computes convolution for float32, float64, bfloat16, float16, int32 and "
+            f"int64 only, not {input.dtype}"
         )
 
 
@@ -181,6 +189,10 @@ def _empty(sizes, like):
     return at.empty_memory_format(list(sizes), like.dtype, None, like.device, None, None)
 
 
+def _wrap(array, dtype):
+    return wrap_array(np.ascontiguousarray(array.astype(dtype.np_dtype, copy=False)), dtype)
+
+
 def _channels_bias(bias, dims):
     return bias.ndarray().reshape((1, -1) + (1,) * dims)
 
@@ -201,13 +213,24 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
     if input.device.type == "meta":
         return _empty(shape, input)
     x, w = input.ndarray(), weight.ndarray()
+    slow = transposed and any(o >= s for o, s in zip(output_padding, stride, strict=True))
+    if input.dtype is dtypes.float16 or (slow and input.dtype is dtypes.bfloat16):
+        # no oneDNN path (float16; output_padding >= stride): cpublas' rounding
+        b = None if bias is None else bias.ndarray()
+        if transposed:
+            y = conv_transpose_half(x, w, b, shape[2:], stride, padding, dilation, groups)
+        else:
+            y = conv_forward_half(x, w, b, stride, padding, dilation, groups)
+        return wrap_array(y, input.dtype)
+    if input.dtype is dtypes.bfloat16:  # oneDNN's: float32 arithmetic, rounded once
+        x, w = x.astype("float32"), w.astype("float32")
     if transposed:
         y = conv_input_grad(x, w, shape[2:], stride, padding, dilation, groups)
     else:
         y = conv_forward(x, w, stride, padding, dilation, groups)
     if bias is not None:
-        y += _channels_bias(bias, len(stride))
-    return wrap_array(y, input.dtype)
+        y += _channels_bias(bias, len(stride)).astype(y.dtype, copy=False)
+    return wrap_array(y.astype(input.dtype.np_dtype, copy=False), input.dtype)
 
 
 def convolution_backward(
@@ -228,22 +251,32 @@ def convolution_backward(
     if meta:
         return grad_input, grad_weight, grad_bias
     go, x, w = grad_output.ndarray(), input.ndarray(), weight.ndarray()
+    slow = transposed and any(o >= s for o, s in zip(output_padding, stride, strict=True))
+    if input.dtype is dtypes.float16 or (slow and input.dtype is dtypes.bfloat16):
+        raise NotImplementedError(
+            f"ember does not compute convolution_backward in {input.dtype} where PyTorch's CPU "
+            "takes its slow path (float16; bfloat16 transposed with output_padding >= "
+            "stride): it rounds in cpublas' accumulation order, which ember does not "
+            "reproduce; use float32 or float64"
+        )
+    if input.dtype is dtypes.bfloat16:  # oneDNN's: float32 arithmetic, each gradient rounded once
+        go, x, w = go.astype("float32"), x.astype("float32"), w.astype("float32")
     kernel = weight._sizes[2:]
     if output_mask[0]:
         if transposed:
             full = conv_forward(go, w, stride, padding, dilation, groups)
             crop = (slice(None), slice(None)) + tuple(slice(0, i) for i in input._sizes[2:])
-            grad_input = wrap_array(full[crop].copy(), input.dtype)
+            grad_input = _wrap(full[crop], input.dtype)
         else:
             gi = conv_input_grad(go, w, input._sizes[2:], stride, padding, dilation, groups)
-            grad_input = wrap_array(gi, input.dtype)
+            grad_input = _wrap(gi, input.dtype)
     if output_mask[1]:
         if transposed:
             gw = conv_weight_grad(go, x, kernel, stride, padding, dilation, groups)
         else:
             gw = conv_weight_grad(x, go, kernel, stride, padding, dilation, groups)
-        grad_weight = wrap_array(gw, weight.dtype)
+        grad_weight = _wrap(gw, weight.dtype)
     if output_mask[2]:
         axes = (0,) + tuple(range(2, go.ndim))
-        grad_bias = wrap_array(go.sum(axis=axes), grad_output.dtype)
+        grad_bias = _wrap(go.sum(axis=axes), grad_output.dtype)
     return grad_input, grad_weight, grad_bias

@@ -14,6 +14,7 @@ import math
 import numpy as np
 
 from ember._c10 import dtypes
+from ember._c10.memory_format import contiguous_format
 from ember._c10.tensor_impl import shape_text
 from ember.aten.memory_overlap import assert_no_internal_overlap, check_tensor_iterator
 from ember.aten.meta.loss import REDUCTION_MEAN, REDUCTION_NONE, REDUCTION_SUM
@@ -213,15 +214,20 @@ def nll_loss_nd(self, target, weight=None, reduction=REDUCTION_MEAN, ignore_inde
         )
     if self.dim() <= 2:
         return at.nll_loss(self, target, weight, reduction, ignore_index)
+    if self.dim() == 4:
+        return at.nll_loss2d(self, target, weight, reduction, ignore_index)
+    # 3 or more than 4 dims: viewed as (N, C, 1, -1) for nll_loss2d, as PyTorch does
     n, c = self._sizes[0], self._sizes[1]
     out_size = [n, *self._sizes[2:]]
     if list(target._sizes[1:]) != list(self._sizes[2:]):
         raise RuntimeError(
             f"Expected target size {shape_text(out_size)}, got {shape_text(target._sizes)}"
         )
-    rows = at.reshape(at.movedim_int(self, 1, -1), [math.prod(out_size), c])
-    flat_target = at.reshape(target, [math.prod(out_size)])
-    result = at.nll_loss(rows, flat_target, weight, reduction, ignore_index)
+    self = at.contiguous(self, contiguous_format)
+    target = at.contiguous(target, contiguous_format)
+    self = at.view(self, [n, c, 1, -1] if self.numel() > 0 else [n, c, 0, 0])
+    target = at.view(target, [n, 1, -1] if target.numel() > 0 else [n, 0, 0])
+    result = at.nll_loss2d(self, target, weight, reduction, ignore_index)
     if reduction == REDUCTION_NONE:
         result = at.view(result, out_size)
     return result

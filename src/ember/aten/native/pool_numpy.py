@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 
+import ml_dtypes
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
@@ -31,8 +32,12 @@ def pooling_output_shape(size, kernel, pad, stride, dilation, ceil_mode) -> int:
     return out
 
 
+def _is_float(dtype) -> bool:
+    return dtype.kind == "f" or dtype == ml_dtypes.bfloat16
+
+
 def _lowest(dtype):
-    return -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
+    return -np.inf if _is_float(dtype) else np.iinfo(dtype).min
 
 
 def _windows(x, kernel, stride, padding, dilation, out, fill):
@@ -58,7 +63,7 @@ def _windows(x, kernel, stride, padding, dilation, out, fill):
 def _pick(windows):
     """Per window: the position of its max (the last NaN if any; else the first max)."""
     position = np.argmax(windows, axis=-1)
-    if windows.dtype.kind == "f":
+    if _is_float(windows.dtype):
         nans = np.isnan(windows)
         if nans.any():
             last = windows.shape[-1] - 1 - np.argmax(nans[..., ::-1], axis=-1)

@@ -14,8 +14,10 @@ import numpy as np
 from ember._c10 import dtypes
 from ember._tensor import wrap_array
 from ember.aten.native import at
+from ember.aten.native import pool_reduced as reduced
 from ember.aten.native.common import wrap_dim
 from ember.aten.native.pool_numpy import (
+    _avg_divisors,
     avg_pool,
     avg_pool_backward,
     max_pool,
@@ -178,8 +180,9 @@ def max_pool3d_with_indices(self, kernel_size, stride, padding, dilation, ceil_m
 def _max_pool_backward(grad_output, self, indices, dims):
     if grad_output.device.type == "meta" or self.device.type == "meta":
         return at.empty_memory_format(list(self._sizes), self.dtype, None, self.device, None, None)
-    grad = max_pool_backward(grad_output.ndarray(), indices.ndarray(), self._sizes, dims)
-    return wrap_array(grad, self.dtype)
+    g = grad_output.ndarray()
+    backward = reduced.max_pool_backward if reduced.is_reduced(g.dtype) else max_pool_backward
+    return wrap_array(backward(g, indices.ndarray(), self._sizes, dims), self.dtype)
 
 
 def max_pool2d_with_indices_backward(
@@ -219,14 +222,23 @@ def _avg_pool(
     kernel, stride, padding, out = _avg_params(
         op, self, kernel_size, stride, padding, ceil_mode, divisor_override, dims
     )
-    if self.dtype == dtypes.bool or self.dtype.is_complex:
+    if (
+        self.dtype == dtypes.bool
+        or self.dtype.is_complex
+        or (dims == 3 and self.dtype in (dtypes.float16, dtypes.bfloat16))
+    ):
         _not_implemented("avg_pool3d_out_frame" if dims == 3 else op, self.dtype)
     shape = list(self._sizes[:-dims]) + out
     if self.device.type == "meta":
         return at.empty_memory_format(shape, self.dtype, None, self.device, None, None)
-    values = avg_pool(
-        self.ndarray(), kernel, stride, padding, out, count_include_pad, divisor_override
-    )
+    x = self.ndarray()
+    if reduced.is_reduced(x.dtype):
+        divisor = divisor_override or _avg_divisors(
+            x.shape[-dims:], kernel, stride, padding, out, count_include_pad
+        )
+        values = reduced.avg_pool(x, kernel, stride, padding, out, divisor)
+    else:
+        values = avg_pool(x, kernel, stride, padding, out, count_include_pad, divisor_override)
     return wrap_array(values, self.dtype)
 
 
@@ -275,10 +287,16 @@ def _avg_pool_backward(
     )
     if grad_output.device.type == "meta" or self.device.type == "meta":
         return at.empty_memory_format(list(self._sizes), self.dtype, None, self.device, None, None)
-    grad = avg_pool_backward(
-        grad_output.ndarray(), self._sizes, kernel, stride, padding, count_include_pad,
-        divisor_override,
-    )  # fmt: skip
+    g = grad_output.ndarray()
+    if reduced.is_reduced(g.dtype):
+        divisor = divisor_override or _avg_divisors(
+            self._sizes[-dims:], kernel, stride, padding, g.shape[-dims:], count_include_pad
+        )
+        grad = reduced.avg_pool_backward(g, self._sizes, kernel, stride, padding, divisor)
+    else:
+        grad = avg_pool_backward(
+            g, self._sizes, kernel, stride, padding, count_include_pad, divisor_override
+        )
     return wrap_array(np.ascontiguousarray(grad), self.dtype)
 
 

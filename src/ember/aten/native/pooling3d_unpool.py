@@ -17,6 +17,7 @@ from ember._c10 import dtypes
 from ember._c10.memory_format import channels_last
 from ember._tensor import wrap_array
 from ember.aten.native import at
+from ember.aten.native import pool_reduced as reduced
 from ember.aten.native.pool_numpy import _pick, adaptive_windows, max_pool_backward
 from ember.aten.native.views import fmt_ints, scalar_type_name_of
 from ember.aten.ufunc_special import opmath
@@ -132,13 +133,17 @@ def adaptive_avg_pool3d_cpu(self, output_size):
         )
     _floating_only("adaptive_avg_pool3d_cpu", self.dtype)
     out = [int(o) for o in output_size]
-    return wrap_array(_adaptive_avg3d(self.ndarray(), out), self.dtype)
+    x = self.ndarray()
+    average = reduced.adaptive_avg if reduced.is_reduced(x.dtype) else _adaptive_avg3d
+    return wrap_array(average(x, out), self.dtype)
 
 
 def adaptive_avg_pool3d_backward_cpu(grad_output, self):
     _non_empty("adaptive_avg_pool3d_backward()", grad_output, "grad_output")
     _floating_only("adaptive_avg_pool3d_backward_cpu", self.dtype)
     g = grad_output.ndarray()
+    if reduced.is_reduced(g.dtype):
+        return wrap_array(reduced.adaptive_avg_backward(g, self._sizes, 3), self.dtype)
     compute = opmath(g.dtype)  # each output's gradient over its window's count, spread
     matrices = [_window_matrix(self._sizes[-3 + i], g.shape[-3 + i], compute)
                 for i in range(3)]  # fmt: skip
@@ -195,8 +200,9 @@ def adaptive_max_pool3d_cpu(self, output_size):
 
 def adaptive_max_pool3d_backward_cpu(grad_output, self, indices):
     _floating_only("adaptive_max_pool3d_backward_cpu", self.dtype)
-    grad = max_pool_backward(grad_output.ndarray(), indices.ndarray(), self._sizes, 3)
-    return wrap_array(grad, self.dtype)
+    g = grad_output.ndarray()
+    backward = reduced.max_pool_backward if reduced.is_reduced(g.dtype) else max_pool_backward
+    return wrap_array(backward(g, indices.ndarray(), self._sizes, 3), self.dtype)
 
 
 # -- max_unpool ----------------------------------------------------------------------------

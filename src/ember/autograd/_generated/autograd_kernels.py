@@ -18027,7 +18027,7 @@ def _safe_softmax(ks, self, dim, dtype):
     return result
 
 
-_convolution = handle("convolution")
+_op_convolution = handle("convolution")
 
 
 def convolution(ks, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
@@ -18048,7 +18048,7 @@ def convolution(ks, input, weight, bias, stride, padding, dilation, transposed, 
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
-        result = _convolution.redispatch(ks & AFTER_AUTOGRAD, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups)
+        result = _op_convolution.redispatch(ks & AFTER_AUTOGRAD, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups)
     finally:
         ts.excluded = prev
     if requires:
@@ -23033,6 +23033,160 @@ def index_reduce(ks, self, dim, index, source, reduce, include_self):
     return result
 
 
+__addmm_activation = handle("_addmm_activation")
+
+
+def _addmm_activation(ks, self, mat1, mat2, beta, alpha, use_gelu):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or mat1._requires_grad or mat2._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::_addmm_activation")
+        node._next_edges = requiring_edges(self, mat1, mat2)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __addmm_activation.redispatch(ks & AFTER_AUTOGRAD, self, mat1, mat2, beta, alpha, use_gelu)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+__convolution = handle("_convolution")
+
+
+def _convolution(ks, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (input._requires_grad or weight._requires_grad or (bias is not None and bias._requires_grad))
+    if requires:
+        node = nodes.ConvolutionBackward1()
+        node._next_edges = (gradient_edge(input), gradient_edge(weight), gradient_edge(bias))
+        node._saved_bias_sym_sizes_opt = None if bias is None else bias._sizes
+        node._saved_dilation = dilation
+        node._saved_groups = groups
+        node._raw_saved_input = SavedVariable(input)
+        node._saved_output_padding = output_padding
+        node._saved_padding = padding
+        node._saved_stride = stride
+        node._saved_transposed = transposed
+        node._raw_saved_weight = SavedVariable(weight)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __convolution.redispatch(ks & AFTER_AUTOGRAD, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_conv_tbc = handle("conv_tbc")
+
+
+def conv_tbc(ks, self, weight, bias, pad):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or weight._requires_grad or bias._requires_grad)
+    if requires:
+        node = nodes.ConvTbcBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(weight), gradient_edge(bias))
+        node._raw_saved_bias = SavedVariable(bias)
+        node._saved_pad = pad
+        node._raw_saved_self = SavedVariable(self)
+        node._raw_saved_weight = SavedVariable(weight)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _conv_tbc.redispatch(ks & AFTER_AUTOGRAD, self, weight, bias, pad)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_nll_loss2d_forward = handle("nll_loss2d_forward")
+
+
+def nll_loss2d_forward(ks, self, target, weight, reduction, ignore_index):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and ((weight is not None and weight._requires_grad)):
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(fn="nll_loss2d_forward", arg="weight"))
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.NllLoss2DBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_ignore_index = ignore_index
+        node._saved_reduction = reduction
+        node._raw_saved_self = SavedVariable(self)
+        node._raw_saved_target = SavedVariable(target)
+        node._raw_saved_weight = SavedVariable(weight)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _nll_loss2d_forward.redispatch(ks & AFTER_AUTOGRAD, self, target, weight, reduction, ignore_index)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+        node._raw_saved_total_weight = SavedVariable(result[1], True)
+    return result
+
+
+_nll_loss2d_backward = handle("nll_loss2d_backward")
+
+
+def nll_loss2d_backward(ks, grad_output, self, target, weight, reduction, ignore_index, total_weight):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and ((weight is not None and weight._requires_grad)):
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(fn="nll_loss2d_backward", arg="weight"))
+    if ts.grad_mode and (total_weight._requires_grad):
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(fn="nll_loss2d_backward", arg="total_weight"))
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
+    if requires:
+        node = nodes.NllLoss2DBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self))
+        if node.should_compute_output(0):
+            node._saved_ignore_index = ignore_index
+        if node.should_compute_output(0):
+            node._saved_reduction = reduction
+        if node.should_compute_output(0):
+            node._raw_saved_target = SavedVariable(target)
+        if node.should_compute_output(0):
+            node._raw_saved_weight = SavedVariable(weight)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _nll_loss2d_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, target, weight, reduction, ignore_index, total_weight)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_fake_quantize_per_tensor_affine_cachemask = handle("fake_quantize_per_tensor_affine_cachemask")
+
+
+def fake_quantize_per_tensor_affine_cachemask(ks, self, scale, zero_point, quant_min, quant_max):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.FakeQuantizePerTensorAffineCachemaskBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _fake_quantize_per_tensor_affine_cachemask.redispatch(ks & AFTER_AUTOGRAD, self, scale, zero_point, quant_min, quant_max)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+        node._raw_saved_mask = SavedVariable(result[1], True)
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -24206,3 +24360,9 @@ impl("_histogramdd_from_bin_tensors", "Autograd", _histogramdd_from_bin_tensors,
 impl("index_reduce.out", "Autograd", index_reduce_out, keyset_arg="raw")
 impl("index_reduce_", "Autograd", index_reduce_, keyset_arg="raw")
 impl("index_reduce", "Autograd", index_reduce, keyset_arg="raw")
+impl("_addmm_activation", "Autograd", _addmm_activation, keyset_arg="raw")
+impl("_convolution", "Autograd", _convolution, keyset_arg="raw")
+impl("conv_tbc", "Autograd", conv_tbc, keyset_arg="raw")
+impl("nll_loss2d_forward", "Autograd", nll_loss2d_forward, keyset_arg="raw")
+impl("nll_loss2d_backward", "Autograd", nll_loss2d_backward, keyset_arg="raw")
+impl("fake_quantize_per_tensor_affine_cachemask", "Autograd", fake_quantize_per_tensor_affine_cachemask, keyset_arg="raw")

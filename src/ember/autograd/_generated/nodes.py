@@ -10500,3 +10500,149 @@ class IndexReduceBackward0(GeneratedNode):
         else:
             grad_0 = grad_1 = None
         return [grad_0, grad_1]
+
+
+class ConvolutionBackward1(GeneratedNode):
+    """Backward of aten::_convolution."""
+
+    _saved_variables = ('_raw_saved_input', '_raw_saved_weight')
+    _saved_bias_sym_sizes_opt = None
+    _saved_dilation = None
+    _saved_groups = None
+    _raw_saved_input = None
+    _saved_input = SavedTensor('_raw_saved_input')
+    _saved_output_padding = None
+    _saved_padding = None
+    _saved_stride = None
+    _saved_transposed = None
+    _raw_saved_weight = None
+    _saved_weight = SavedTensor('_raw_saved_weight')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        bias_sym_sizes_opt = node._saved_bias_sym_sizes_opt
+        dilation = node._saved_dilation
+        groups = node._saved_groups
+        input = _unpack(node._raw_saved_input, node)
+        output_padding = node._saved_output_padding
+        padding = node._saved_padding
+        stride = node._saved_stride
+        transposed = node._saved_transposed
+        weight = _unpack(node._raw_saved_weight, node)
+        grad_input_mask = [node._next_edges[0][0] is not None, node._next_edges[1][0] is not None, node._next_edges[2][0] is not None]
+        if any(grad_input_mask):
+            grad_0, grad_1, grad_2, = at.convolution_backward(grad, input, weight, bias_sym_sizes_opt, stride, padding, dilation, transposed, output_padding, groups, grad_input_mask)
+        else:
+            grad_0 = grad_1 = grad_2 = None
+        return [grad_0, grad_1, grad_2]
+
+
+class ConvTbcBackward0(GeneratedNode):
+    """Backward of aten::conv_tbc."""
+
+    _saved_variables = ('_raw_saved_bias', '_raw_saved_self', '_raw_saved_weight')
+    _raw_saved_bias = None
+    _saved_bias = SavedTensor('_raw_saved_bias')
+    _saved_pad = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_weight = None
+    _saved_weight = SavedTensor('_raw_saved_weight')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        bias = _unpack(node._raw_saved_bias, node)
+        pad = node._saved_pad
+        self = _unpack(node._raw_saved_self, node)
+        weight = _unpack(node._raw_saved_weight, node)
+        grad_input_mask = [node._next_edges[0][0] is not None, node._next_edges[1][0] is not None, node._next_edges[2][0] is not None]
+        if any(grad_input_mask):
+            grad_0, grad_1, grad_2, = at.conv_tbc_backward(grad, self, weight, bias, pad)
+        else:
+            grad_0 = grad_1 = grad_2 = None
+        return [grad_0, grad_1, grad_2]
+
+
+class NllLoss2DBackward0(GeneratedNode):
+    """Backward of aten::nll_loss2d_forward."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_target', '_raw_saved_weight', '_raw_saved_total_weight')
+    _saved_ignore_index = None
+    _saved_reduction = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_target = None
+    _saved_target = SavedTensor('_raw_saved_target')
+    _raw_saved_weight = None
+    _saved_weight = SavedTensor('_raw_saved_weight')
+    _raw_saved_total_weight = None
+    _saved_total_weight = SavedTensor('_raw_saved_total_weight')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        ignore_index = node._saved_ignore_index
+        reduction = node._saved_reduction
+        self = _unpack(node._raw_saved_self, node)
+        target = _unpack(node._raw_saved_target, node)
+        weight = _unpack(node._raw_saved_weight, node)
+        total_weight = _unpack(node._raw_saved_total_weight, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.nll_loss2d_backward(grad, self, target, weight, reduction, ignore_index, total_weight)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class NllLoss2DBackwardBackward0(GeneratedNode):
+    """Backward of aten::nll_loss2d_backward."""
+
+    _saved_variables = ('_raw_saved_target', '_raw_saved_weight')
+    _saved_ignore_index = None
+    _saved_reduction = None
+    _raw_saved_target = None
+    _saved_target = SavedTensor('_raw_saved_target')
+    _raw_saved_weight = None
+    _saved_weight = SavedTensor('_raw_saved_weight')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        ignore_index = node._saved_ignore_index
+        reduction = node._saved_reduction
+        target = _unpack(node._raw_saved_target, node)
+        weight = _unpack(node._raw_saved_weight, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.nll_loss2d(grad, target, weight, reduction, ignore_index)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = zeros_like(grad)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class FakeQuantizePerTensorAffineCachemaskBackward0(GeneratedNode):
+    """Backward of aten::fake_quantize_per_tensor_affine_cachemask."""
+
+    _saved_variables = ('_raw_saved_mask',)
+    _raw_saved_mask = None
+    _saved_mask = SavedTensor('_raw_saved_mask')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        mask = _unpack(node._raw_saved_mask, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.fake_quantize_per_tensor_affine_cachemask_backward(grad, mask)
+        else:
+            grad_0 = None
+        return [grad_0]

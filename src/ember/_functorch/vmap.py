@@ -47,10 +47,10 @@ def broadcast_to_and_flatten(tree, spec):
     if node_type != spec.type:
         return None
     children, context = SUPPORTED_NODES[node_type].flatten_fn(tree)
-    if len(children) != spec.num_children or context != spec.context():
+    if len(children) != spec.num_children or context != spec.context:
         return None
     flat: list = []
-    for child, child_spec in zip(children, spec.children_specs()):
+    for child, child_spec in zip(children, spec.children()):
         part = broadcast_to_and_flatten(child, child_spec)
         if part is None:
             return None

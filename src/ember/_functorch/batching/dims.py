@@ -119,19 +119,27 @@ def _flat(record, lvl):
     return at.reshape(value, (value._sizes[0], numel))
 
 
-def _full_reduction(reduce):
-    """A reduction over every element: over dim 1 of the value flattened to (B, numel)."""
+def _full_reduction(reduce, over_dims=None):
+    """A reduction over every element: over dim 1 of the value flattened to (B, numel), or
+    (``over_dims``, for a value with dims) over all its dims but the batch dim at once."""
 
     def full_reduction_rule(op, bits, *args):
         lvl = level()
         record = record_at(args[0], lvl)
         if record is None:
             return op.redispatch(bits & AFTER_BATCHED, *args)
+        rank = len(args[0]._sizes)
+        if over_dims is not None and rank:
+            return wrap(over_dims(front(record), list(range(1, rank + 1)), *args[1:]), lvl)
         return wrap(reduce(_flat(record, lvl), *args[1:]), lvl)
 
     return full_reduction_rule
 
 
+_OVER_DIMS = {
+    "sum": lambda v, dims, dtype: at.sum_dim_IntList(v, dims, False, dtype),
+    "mean": lambda v, dims, dtype: at.mean_dim(v, dims, False, dtype),
+}
 _FULL = {
     "sum": lambda v, dtype: at.sum_dim_IntList(v, [1], False, dtype),
     "mean": lambda v, dtype: at.mean_dim(v, [1], False, dtype),
@@ -144,4 +152,4 @@ _FULL = {
     "norm.Scalar": lambda v, p: at.norm_ScalarOpt_dim(v, p, [1], False),
 }
 for _name, _reduce in _FULL.items():
-    register("aten::" + _name, _full_reduction(_reduce))
+    register("aten::" + _name, _full_reduction(_reduce, _OVER_DIMS.get(_name)))

@@ -164,3 +164,81 @@ def test_fallback_switches():
         return out
 
     same(program)
+
+
+def _custom_ops(lib, tag):
+    seen = []
+
+    @lib.library.custom_op(f"{tag}::twice", mutates_args=(), schema="(Tensor x) -> Tensor")
+    def twice(x):
+        seen.append(("twice", tuple(x.shape)))
+        return x * 2
+
+    @lib.library.custom_op(f"{tag}::thrice", mutates_args=(), schema="(Tensor x) -> Tensor")
+    def thrice(x):
+        seen.append(("thrice", tuple(x.shape)))
+        return x * 3
+
+    def thrice_vmap(info, in_dims, x):
+        seen.append((info.batch_size, info.randomness, in_dims))
+        return thrice(x), in_dims[0]
+
+    lib.library.register_vmap(f"{tag}::thrice", thrice_vmap)
+    return twice, thrice, seen
+
+
+def test_custom_op_without_and_with_register_vmap():
+    def program(lib):
+        twice, thrice, seen = _custom_ops(lib, "vmapco" + lib.__name__)
+        x = lib.arange(6.0).reshape(2, 3)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            results = [lib.vmap(twice)(x), lib.vmap(thrice)(x), lib.vmap(thrice, in_dims=1)(x)]
+        return results, seen
+
+    same(program)
+
+
+def test_autograd_function_under_vmap():
+    def program(lib):
+        class F(lib.autograd.Function):
+            @staticmethod
+            def forward(a):
+                return a * 4
+
+            @staticmethod
+            def setup_context(ctx, inputs, output):
+                pass
+
+            @staticmethod
+            def backward(ctx, g):
+                return g * 4
+
+        class G(F):
+            generate_vmap_rule = True
+
+        class H(F):
+            @staticmethod
+            def vmap(info, in_dims, a):
+                return a * 5 + info.batch_size, in_dims[0]
+
+        class Old(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, a):
+                return a * 4
+
+            @staticmethod
+            def backward(ctx, g):
+                return g * 4
+
+        x = lib.arange(6.0).reshape(2, 3)
+        out = []
+        for cls in (F, G, H, Old):
+            try:
+                out.append(lib.vmap(cls.apply)(x))
+            except RuntimeError as error:
+                out.append(str(error))
+        out.append(Old.apply(x))  # outside any transform: the plain apply
+        return out
+
+    same(program)

@@ -201,3 +201,12 @@ def test_the_tls_is_restored_after_an_error_inside_vmap():
                 lib._C._functorch.maybe_current_level())  # fmt: skip
 
     same(program)
+
+
+def test_trace_shows_the_functorch_keys_in_order():
+    x = ember.ones(2, 3)
+    with ember.dispatch.trace() as t:
+        ember.vmap(ember.sin)(x)
+    keys = [line.split("key=[")[1].rstrip("]") for line in str(t).splitlines() if "key=[" in line]
+    assert keys == ["FuncTorchDynamicLayerFrontMode", "FuncTorchBatched",
+                    "FuncTorchDynamicLayerBackMode", "AutogradCPU", "CPU"]  # fmt: skip

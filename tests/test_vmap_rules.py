@@ -74,6 +74,20 @@ def test_binary_pointwise_broadcasting(a_shape, data):
         _run(lambda lib: _binary(lib, name), [a, b], [a_dim, b_dim])
 
 
+def test_a_batched_logical_scalar_promotes_as_a_zero_dim_tensor():
+    def program(lib):
+        f64, f32 = lib.arange(3, dtype=lib.float64), lib.ones(2, dtype=lib.float32)
+        ints = lib.arange(3)
+        return (
+            lib.vmap(lambda p, q: p + q, in_dims=(0, None))(f64, f32),
+            lib.vmap(lambda p, q: q * p, in_dims=(0, None))(ints, f32),
+            lib.vmap(lambda p, q: lib.where(p > 1, p, q), in_dims=(0, None))(f64, f32),
+            lib.vmap(lambda p, q: p - q)(f64, ints),
+        )
+
+    same(program)
+
+
 def test_python_scalars_and_alpha():
     _run(lambda lib: lambda a: (a * 2.5 - 1).add(a, alpha=3) / 4, [_batched((2, 3), 1)], [1])
 

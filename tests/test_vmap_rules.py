@@ -103,6 +103,27 @@ def test_in_place_on_a_batched_self(op):
     same(program)
 
 
+@pytest.mark.parametrize("in_dim", [0, 1, 2])
+def test_in_place_views_on_a_batched_tensor(in_dim):
+    def program(lib):
+        x = lib.tensor(_batched((2, 3), in_dim))
+        f = lambda a: a.unsqueeze_(0).transpose_(0, -1).squeeze_().t_().mul(2)  # noqa: E731
+        return lib.vmap(f, in_dims=in_dim)(x), x.shape
+
+    same(program)
+
+
+def test_autograd_through_vmap():
+    def program(lib):
+        x = lib.tensor(_batched((3,), 1)).requires_grad_()
+        w = lib.tensor(_batched((3, 2), 0)[0]).requires_grad_()
+        out = lib.vmap(lambda a: (a @ w).relu().sum(), in_dims=1)(x)
+        out.sum().backward()
+        return out, x.grad, w.grad
+
+    same(program)
+
+
 def test_in_place_errors_on_an_unbatched_self():
     same(lambda lib: lib.vmap(lambda a: lib.ones(3).add_(a))(lib.ones(2, 3)))
     same(lambda lib: lib.vmap(lambda a: lib.ones(3).copy_(a))(lib.ones(2, 3)))

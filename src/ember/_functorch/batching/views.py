@@ -8,6 +8,7 @@ the physical tensors (batch dim first), the result batched along dim 0.
 
 from __future__ import annotations
 
+from ..._dispatch.dispatcher import dispatcher
 from ...aten.native import at
 from ...aten.native.common import wrap_dim
 from ..fallback import batched_fallback, inplace_unbatched_self_error
@@ -139,3 +140,28 @@ def copy_rule(op, bits, self, src, non_blocking):
 register("aten::copy_", copy_rule)
 for _name in ("aten::fill_.Scalar", "aten::fill_.Tensor", "aten::zero_"):
     register(_name, pointwise_rule)
+
+
+def _inplace_view_rule(out_of_place: str):
+    """squeeze_ / unsqueeze_ / transpose_ / t_ on a BatchedTensor: the out-of-place view's
+    value and batch dim replace the wrapper's, and its logical sizes and strides."""
+    view = dispatcher.find_op(out_of_place)
+
+    def inplace_view_rule(op, bits, self, *rest):
+        lvl = level()
+        record = record_at(self, lvl)
+        if record is None:
+            return op.redispatch(bits & AFTER_BATCHED, self, *rest)
+        result = view.call(self, *rest)
+        new = result._functorch
+        record.value, record.bdim = new.value, new.bdim
+        self._set_sizes_strides(result._sizes, result._strides, 0)
+        return self
+
+    return inplace_view_rule
+
+
+for _name, _view in (("squeeze_", "squeeze"), ("squeeze_.dim", "squeeze.dim"),
+                     ("squeeze_.dims", "squeeze.dims"), ("unsqueeze_", "unsqueeze"),
+                     ("transpose_", "transpose.int"), ("t_", "t")):  # fmt: skip
+    register("aten::" + _name, _inplace_view_rule("aten::" + _view))

@@ -236,6 +236,9 @@ VIEWS = {
     "stack": lambda lib: lambda a: lib.stack([a, lib.zeros(2, 4, 3)], dim=1),
     "contiguous": lambda lib: lambda a: a.transpose(0, 1).contiguous(),
     "flip": lambda lib: lambda a: a.flip(0, 2),
+    "flip no dims": lambda lib: lambda a: a.flip([]),
+    "squeeze no dims": lambda lib: lambda a: a[:1].squeeze([]),
+    "sum no dims": lambda lib: lambda a: a.sum([]),
     "sort": lambda lib: lambda a: a.sort(-1),
     "topk": lambda lib: lambda a: a.topk(2, dim=1),
 }

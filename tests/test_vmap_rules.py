@@ -241,6 +241,13 @@ VIEWS = {
     "sum no dims": lambda lib: lambda a: a.sum([]),
     "sort": lambda lib: lambda a: a.sort(-1),
     "topk": lambda lib: lambda a: a.topk(2, dim=1),
+    "tril": lambda lib: lambda a: a.tril(1),
+    "triu": lambda lib: lambda a: a.triu(-1),
+    "to": lambda lib: lambda a: a.to(lib.float64),
+    "repeat": lambda lib: lambda a: a.repeat(2, 1, 1, 2),
+    "index_select": lambda lib: lambda a: a.index_select(-1, lib.tensor([2, 0, 2])),
+    "gather": lambda lib: lambda a: a.gather(1, lib.tensor([[[0], [3]]]).expand(2, 2, 3)),
+    "gather batched index": lambda lib: lambda a: a.gather(2, a.argsort(2)),
 }
 
 

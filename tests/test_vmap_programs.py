@@ -27,6 +27,14 @@ EXPRESSIONS = {
     "layer_norm": lambda lib: lambda a: lib.nn.functional.layer_norm(a, (5,)),
     "linear": lambda lib: lambda a: lib.nn.functional.linear(a, lib.ones(2, 5)),
     "mse": lambda lib: lambda a: lib.nn.functional.mse_loss(a, lib.zeros(4, 5)),
+    "mse sum": lambda lib: lambda a: lib.nn.functional.mse_loss(a, a[0], reduction="sum"),
+    "mse none": lambda lib: lambda a: lib.nn.functional.mse_loss(a[0], a, reduction="none"),
+    "layer_norm affine": lambda lib: (
+        lambda a: lib.nn.functional.layer_norm(a, (4, 5), lib.ones(4, 5) * 2, lib.ones(4, 5))
+    ),
+    "embedding batched indices": lambda lib: (
+        lambda a: lib.nn.functional.embedding(a.argmax(-1), lib.arange(15.0).reshape(5, 3))
+    ),
     "cross_entropy": lambda lib: (
         lambda a: lib.nn.functional.cross_entropy(a, lib.tensor([0, 1, 2, 3]))
     ),

@@ -210,3 +210,39 @@ def test_trace_shows_the_functorch_keys_in_order():
     keys = [line.split("key=[")[1].rstrip("]") for line in str(t).splitlines() if "key=[" in line]
     assert keys == ["FuncTorchDynamicLayerFrontMode", "FuncTorchBatched",
                     "FuncTorchDynamicLayerBackMode", "AutogradCPU", "CPU"]  # fmt: skip
+
+
+def test_the_layer_tls_an_autograd_interpreter_gets_is_the_grad_layers():
+    """Note [The functorch layer stack]'s recipe for Grad: ``layer_keys`` =
+    AUTOGRAD_LAYER_BITS gives the TLS PyTorch's grad layer installs (fact A4)."""
+    from ember._functorch import dynamic_layer
+    from ember._functorch.interpreter import AUTOGRAD_LAYER_BITS, Interpreter, TransformType
+
+    class Grad(Interpreter):
+        transform = TransformType.Grad
+        layer_keys = AUTOGRAD_LAYER_BITS
+
+    with dynamic_layer.pushed(Grad(1)) as layer:
+        layer.enter_tls()
+        ours = (str(ember._C._dispatch_tls_local_include_set()),
+                str(ember._C._dispatch_tls_local_exclude_set()))  # fmt: skip
+
+    C = torch._C
+    library = torch.library.Library("vmapgradtls", "DEF")
+    library.define("id(Tensor x) -> Tensor")
+    seen = []
+
+    def autograd(ks, x):
+        if torch._C._functorch.is_gradtrackingtensor(x):
+            seen.append((str(C._dispatch_tls_local_include_set()),
+                         str(C._dispatch_tls_local_exclude_set())))  # fmt: skip
+        with C._AutoDispatchBelowAutograd():
+            return torch.ops.vmapgradtls.id(x)
+
+    library.impl("id", autograd, "AutogradCPU", with_keyset=True)
+    library.impl("id", lambda x: x.clone(), "CPU")
+    try:
+        torch.func.grad(lambda t: torch.ops.vmapgradtls.id(t).sum())(torch.ones(3))
+    except RuntimeError:
+        pass  # the probe records no graph; the TLS was seen
+    assert seen and ours == seen[0]

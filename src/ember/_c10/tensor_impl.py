@@ -166,6 +166,7 @@ class TensorImpl:
     _view_info = None
     _backward_hooks = None
     _retains_grad = False
+    _fw_grad = None  # ForwardGrad: tangents per level (Note [Forward grads])
 
     @classmethod
     def _wrap(cls, array, dtype=None, inference=None):

@@ -201,6 +201,8 @@ def _function(op: AutogradOp) -> list[str]:
     original = _needs_original(op, formulas)
     lines.append("")
     lines.append(f"def {f.kernel}_pre({args}):")
+    lines.append("    if not (self.dtype.is_floating_point or self.dtype.is_complex):")
+    lines.append("        return None")
     lines += _read_tangents(op)
     lines.append("        return None")
     names = ", ".join(f"{n}_t_raw" for n in _tangent_names(op))

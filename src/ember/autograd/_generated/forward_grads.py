@@ -84,6 +84,8 @@ def abs(result, self):
 
 
 def abs__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -161,6 +163,8 @@ def _conj_physical(result, self):
 
 
 def conj_physical__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -204,6 +208,8 @@ def add_Tensor(result, self, other, alpha):
 
 
 def add__Tensor_pre(self, other, alpha):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     other_t_raw = fw_grad(other)
     if self_t_raw is None and other_t_raw is None:
@@ -247,6 +253,8 @@ def add_Scalar(result, self, other, alpha):
 
 
 def add__Scalar_pre(self, other, alpha):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -343,6 +351,8 @@ def clamp(result, self, min, max):
 
 
 def clamp__pre(self, min, max):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -368,6 +378,8 @@ def clamp_(fw, self, min, max):
 
 
 def copy__pre(self, src, non_blocking):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     src_t_raw = fw_grad(src)
     if self_t_raw is None and src_t_raw is None:
@@ -411,6 +423,8 @@ def cos(result, self):
 
 
 def cos__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -453,6 +467,8 @@ def cumsum(result, self, dim, dtype):
 
 
 def cumsum__pre(self, dim, dtype):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -514,6 +530,8 @@ def div_Tensor(result, self, other):
 
 
 def div__Tensor_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     other_t_raw = fw_grad(other)
     if self_t_raw is None and other_t_raw is None:
@@ -562,6 +580,8 @@ def div_Tensor_mode(result, self, other, rounding_mode):
 
 
 def div__Tensor_mode_pre(self, other, rounding_mode):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     other_t_raw = fw_grad(other)
     if self_t_raw is None and other_t_raw is None:
@@ -608,6 +628,8 @@ def div_Scalar(result, self, other):
 
 
 def div__Scalar_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -649,6 +671,8 @@ def div_Scalar_mode(result, self, other, rounding_mode):
 
 
 def div__Scalar_mode_pre(self, other, rounding_mode):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -711,6 +735,8 @@ def acos(result, self):
 
 
 def acos__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -753,6 +779,8 @@ def asin(result, self):
 
 
 def asin__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -795,6 +823,8 @@ def atan(result, self):
 
 
 def atan__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -837,6 +867,8 @@ def tan(result, self):
 
 
 def tan__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -878,6 +910,8 @@ def sinh(result, self):
 
 
 def sinh__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -920,6 +954,8 @@ def cosh(result, self):
 
 
 def cosh__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -962,6 +998,8 @@ def expm1(result, self):
 
 
 def expm1__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -1003,6 +1041,8 @@ def log2(result, self):
 
 
 def log2__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -1045,6 +1085,8 @@ def log10(result, self):
 
 
 def log10__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -1087,6 +1129,8 @@ def exp(result, self):
 
 
 def exp__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -1128,6 +1172,8 @@ def expand(result, self, size, implicit):
 
 
 def fill__Scalar_pre(self, value):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -1152,6 +1198,8 @@ def fill__Scalar(fw, self, value):
 
 
 def fill__Tensor_pre(self, value):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     value_t_raw = fw_grad(value)
     if self_t_raw is None and value_t_raw is None:
@@ -1195,6 +1243,8 @@ def index_Tensor(result, self, indices):
 
 
 def index_put__pre(self, indices, values, accumulate):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     values_t_raw = fw_grad(values)
     if self_t_raw is None and values_t_raw is None:
@@ -1257,6 +1307,8 @@ def log(result, self):
 
 
 def log__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -1299,6 +1351,8 @@ def log1p(result, self):
 
 
 def log1p__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -1504,6 +1558,8 @@ def mul_Tensor(result, self, other):
 
 
 def mul__Tensor_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     other_t_raw = fw_grad(other)
     if self_t_raw is None and other_t_raw is None:
@@ -1550,6 +1606,8 @@ def mul_Scalar(result, self, other):
 
 
 def mul__Scalar_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -1625,6 +1683,8 @@ def unfold_backward(result, grad_in, input_sizes, dim, size, step):
 
 
 def as_strided__pre(self, size, stride, storage_offset):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -1649,6 +1709,8 @@ def as_strided_(fw, self, size, stride, storage_offset):
 
 
 def squeeze__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -1673,6 +1735,8 @@ def squeeze_(fw, self):
 
 
 def squeeze__dim_pre(self, dim):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -1697,6 +1761,8 @@ def squeeze__dim(fw, self, dim):
 
 
 def squeeze__dims_pre(self, dim):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -1721,6 +1787,8 @@ def squeeze__dims(fw, self, dim):
 
 
 def t__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -1745,6 +1813,8 @@ def t_(fw, self):
 
 
 def transpose__pre(self, dim0, dim1):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -1769,6 +1839,8 @@ def transpose_(fw, self, dim0, dim1):
 
 
 def unsqueeze__pre(self, dim):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -1827,6 +1899,8 @@ def neg(result, self):
 
 
 def neg__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -1868,6 +1942,8 @@ def relu(result, self):
 
 
 def relu__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -1892,6 +1968,8 @@ def relu_(fw, self):
 
 
 def gelu__pre(self, approximate):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -1951,6 +2029,8 @@ def rsqrt(result, self):
 
 
 def rsqrt__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -1992,6 +2072,8 @@ def reciprocal(result, self):
 
 
 def reciprocal__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -2050,6 +2132,8 @@ def sigmoid(result, self):
 
 
 def sigmoid__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -2091,6 +2175,8 @@ def sin(result, self):
 
 
 def sin__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -2300,6 +2386,8 @@ def sqrt(result, self):
 
 
 def sqrt__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -2412,6 +2500,8 @@ def tanh(result, self):
 
 
 def tanh__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -2558,6 +2648,8 @@ def where_self(result, condition, self, other):
 
 
 def zero__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -2708,6 +2800,8 @@ def sub_Tensor(result, self, other, alpha):
 
 
 def sub__Tensor_pre(self, other, alpha):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     other_t_raw = fw_grad(other)
     if self_t_raw is None and other_t_raw is None:
@@ -2752,6 +2846,8 @@ def sub_Scalar(result, self, other, alpha):
 
 
 def sub__Scalar_pre(self, other, alpha):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -2836,6 +2932,8 @@ def addmm(result, self, mat1, mat2, beta, alpha):
 
 
 def addmm__pre(self, mat1, mat2, beta, alpha):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     mat1_t_raw = fw_grad(mat1)
     mat2_t_raw = fw_grad(mat2)
@@ -2889,6 +2987,8 @@ def addmv(result, self, mat, vec, beta, alpha):
 
 
 def addmv__pre(self, mat, vec, beta, alpha):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     mat_t_raw = fw_grad(mat)
     vec_t_raw = fw_grad(vec)
@@ -2972,6 +3072,8 @@ def _to_copy(result, self, dtype, layout, device, pin_memory, non_blocking, memo
 
 
 def masked_fill__Scalar_pre(self, mask, value):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -3013,6 +3115,8 @@ def masked_fill_Scalar(result, self, mask, value):
 
 
 def masked_fill__Tensor_pre(self, mask, value):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     value_t_raw = fw_grad(value)
     if self_t_raw is None and value_t_raw is None:
@@ -3094,6 +3198,8 @@ def scatter_src(result, self, dim, index, src):
 
 
 def scatter__src_pre(self, dim, index, src):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     src_t_raw = fw_grad(src)
     if self_t_raw is None and src_t_raw is None:
@@ -3137,6 +3243,8 @@ def scatter_value(result, self, dim, index, value):
 
 
 def scatter__value_pre(self, dim, index, value):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -3161,6 +3269,8 @@ def scatter__value(fw, self, dim, index, value):
 
 
 def tril__pre(self, diagonal):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -3185,6 +3295,8 @@ def tril_(fw, self, diagonal):
 
 
 def triu__pre(self, diagonal):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -3294,6 +3406,8 @@ def sign(result, self):
 
 
 def sign__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -3335,6 +3449,8 @@ def remainder_Scalar(result, self, other):
 
 
 def remainder__Scalar_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -3380,6 +3496,8 @@ def remainder_Tensor(result, self, other):
 
 
 def remainder__Tensor_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     other_t_raw = fw_grad(other)
     if self_t_raw is None and other_t_raw is None:
@@ -3542,6 +3660,8 @@ def pow_Tensor_Scalar(result, self, exponent):
 
 
 def pow__Scalar_pre(self, exponent):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -3567,6 +3687,8 @@ def pow__Scalar(fw, self, exponent):
 
 
 def pow__Tensor_pre(self, exponent):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     exponent_t_raw = fw_grad(exponent)
     if self_t_raw is None and exponent_t_raw is None:
@@ -3738,6 +3860,8 @@ def addcmul(result, self, tensor1, tensor2, value):
 
 
 def addcmul__pre(self, tensor1, tensor2, value):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     tensor1_t_raw = fw_grad(tensor1)
     tensor2_t_raw = fw_grad(tensor2)
@@ -3791,6 +3915,8 @@ def addcdiv(result, self, tensor1, tensor2, value):
 
 
 def addcdiv__pre(self, tensor1, tensor2, value):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     tensor1_t_raw = fw_grad(tensor1)
     tensor2_t_raw = fw_grad(tensor2)
@@ -3864,6 +3990,8 @@ def lerp_Tensor(result, self, end, weight):
 
 
 def lerp__Scalar_pre(self, end, weight):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     end_t_raw = fw_grad(end)
     if self_t_raw is None and end_t_raw is None:
@@ -3890,6 +4018,8 @@ def lerp__Scalar(fw, self, end, weight):
 
 
 def lerp__Tensor_pre(self, end, weight):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     end_t_raw = fw_grad(end)
     weight_t_raw = fw_grad(weight)
@@ -3990,6 +4120,8 @@ def ceil(result, self):
 
 
 def ceil__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -4031,6 +4163,8 @@ def erf(result, self):
 
 
 def erf__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -4073,6 +4207,8 @@ def erfc(result, self):
 
 
 def erfc__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -4115,6 +4251,8 @@ def exp2(result, self):
 
 
 def exp2__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -4156,6 +4294,8 @@ def floor(result, self):
 
 
 def floor__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -4197,6 +4337,8 @@ def frac(result, self):
 
 
 def frac__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -4238,6 +4380,8 @@ def nan_to_num(result, self, nan, posinf, neginf):
 
 
 def nan_to_num__pre(self, nan, posinf, neginf):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -4280,6 +4424,8 @@ def mvlgamma(result, self, p):
 
 
 def mvlgamma__pre(self, p):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -4322,6 +4468,8 @@ def rad2deg(result, self):
 
 
 def rad2deg__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -4363,6 +4511,8 @@ def deg2rad(result, self):
 
 
 def deg2rad__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -4404,6 +4554,8 @@ def round(result, self):
 
 
 def round__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -4445,6 +4597,8 @@ def round_decimals(result, self, decimals):
 
 
 def round__decimals_pre(self, decimals):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -4486,6 +4640,8 @@ def logit(result, self, eps):
 
 
 def logit__pre(self, eps):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -4528,6 +4684,8 @@ def sinc(result, self):
 
 
 def sinc__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -4570,6 +4728,8 @@ def trunc(result, self):
 
 
 def trunc__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -4594,6 +4754,8 @@ def trunc_(fw, self):
 
 
 def digamma__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -4619,6 +4781,8 @@ def digamma_(fw, self):
 
 
 def lgamma__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -4712,6 +4876,8 @@ def erfinv(result, self):
 
 
 def erfinv__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -4754,6 +4920,8 @@ def i0(result, self):
 
 
 def i0__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -4915,6 +5083,8 @@ def copysign_Scalar(result, self, other):
 
 
 def copysign__Scalar_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -4978,6 +5148,8 @@ def clamp_max_Tensor(result, self, max):
 
 
 def clamp_max__pre(self, max):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -5003,6 +5175,8 @@ def clamp_max_(fw, self, max):
 
 
 def clamp_max__Tensor_pre(self, max):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     max_t_raw = fw_grad(max)
     if self_t_raw is None and max_t_raw is None:
@@ -5070,6 +5244,8 @@ def clamp_min_Tensor(result, self, min):
 
 
 def clamp_min__pre(self, min):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -5095,6 +5271,8 @@ def clamp_min_(fw, self, min):
 
 
 def clamp_min__Tensor_pre(self, min):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     min_t_raw = fw_grad(min)
     if self_t_raw is None and min_t_raw is None:
@@ -5200,6 +5378,8 @@ def xlogy_Scalar_Other(result, self, other):
 
 
 def xlogy__Tensor_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     other_t_raw = fw_grad(other)
     if self_t_raw is None and other_t_raw is None:
@@ -5229,6 +5409,8 @@ def xlogy__Tensor(fw, self, other):
 
 
 def xlogy__Scalar_Other_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -5254,6 +5436,8 @@ def xlogy__Scalar_Other(fw, self, other):
 
 
 def atan2__pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     other_t_raw = fw_grad(other)
     if self_t_raw is None and other_t_raw is None:
@@ -5321,6 +5505,8 @@ def fmod_Scalar(result, self, other):
 
 
 def fmod__Scalar_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -5366,6 +5552,8 @@ def fmod_Tensor(result, self, other):
 
 
 def fmod__Tensor_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     other_t_raw = fw_grad(other)
     if self_t_raw is None and other_t_raw is None:
@@ -5416,6 +5604,8 @@ def hypot(result, self, other):
 
 
 def hypot__pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     other_t_raw = fw_grad(other)
     if self_t_raw is None and other_t_raw is None:
@@ -5465,6 +5655,8 @@ def nextafter(result, self, other):
 
 
 def nextafter__pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     other_t_raw = fw_grad(other)
     if self_t_raw is None and other_t_raw is None:
@@ -5646,6 +5838,8 @@ def unsafe_split_with_sizes(result, self, split_sizes, dim):
 
 
 def index_add__pre(self, dim, index, source, alpha):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     source_t_raw = fw_grad(source)
     if self_t_raw is None and source_t_raw is None:
@@ -5691,6 +5885,8 @@ def index_add(result, self, dim, index, source, alpha):
 
 
 def index_copy__pre(self, dim, index, source):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     source_t_raw = fw_grad(source)
     if self_t_raw is None and source_t_raw is None:
@@ -5736,6 +5932,8 @@ def index_copy(result, self, dim, index, source):
 
 
 def index_fill__int_Scalar_pre(self, dim, index, value):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -5777,6 +5975,8 @@ def index_fill_int_Scalar(result, self, dim, index, value):
 
 
 def index_fill__int_Tensor_pre(self, dim, index, value):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     value_t_raw = fw_grad(value)
     if self_t_raw is None and value_t_raw is None:
@@ -5841,6 +6041,8 @@ def scatter_add(result, self, dim, index, src):
 
 
 def scatter_add__pre(self, dim, index, src):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     src_t_raw = fw_grad(src)
     if self_t_raw is None and src_t_raw is None:
@@ -5884,6 +6086,8 @@ def take(result, self, index):
 
 
 def put__pre(self, index, source, accumulate):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     source_t_raw = fw_grad(source)
     if self_t_raw is None and source_t_raw is None:
@@ -5946,6 +6150,8 @@ def masked_select(result, self, mask):
 
 
 def masked_scatter__pre(self, mask, source):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     source_t_raw = fw_grad(source)
     if self_t_raw is None and source_t_raw is None:
@@ -6071,6 +6277,8 @@ def addr(result, self, vec1, vec2, beta, alpha):
 
 
 def addr__pre(self, vec1, vec2, beta, alpha):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     vec1_t_raw = fw_grad(vec1)
     vec2_t_raw = fw_grad(vec2)
@@ -6124,6 +6332,8 @@ def baddbmm(result, self, batch1, batch2, beta, alpha):
 
 
 def baddbmm__pre(self, batch1, batch2, beta, alpha):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     batch1_t_raw = fw_grad(batch1)
     batch2_t_raw = fw_grad(batch2)
@@ -6154,6 +6364,8 @@ def baddbmm_(fw, self, batch1, batch2, beta, alpha):
 
 
 def addbmm__pre(self, batch1, batch2, beta, alpha):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     batch1_t_raw = fw_grad(batch1)
     batch2_t_raw = fw_grad(batch2)
@@ -6275,6 +6487,8 @@ def hardtanh(result, self, min_val, max_val):
 
 
 def hardtanh__pre(self, min_val, max_val):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -6334,6 +6548,8 @@ def silu(result, self):
 
 
 def silu__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -6376,6 +6592,8 @@ def mish(result, self):
 
 
 def mish__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -6418,6 +6636,8 @@ def hardswish(result, self):
 
 
 def hardswish__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -6460,6 +6680,8 @@ def hardsigmoid(result, self):
 
 
 def hardsigmoid__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None

@@ -126,8 +126,9 @@ def _bindings(op: AutogradOp, formulas, indent: str) -> list[str]:
     returns = op.f.func.returns
     if len(returns) > 1:
         for i, r in enumerate(returns):
-            if r.name and r.name in used:
-                lines.append(f"{indent}{r.name} = result[{i}]")
+            name = r.name or f"result{i}"
+            if name in used:
+                lines.append(f"{indent}{name} = result[{i}]")
     args = {a.name for a in op.f.func.arguments}
     for name in sorted(used):
         for suffix in METADATA_SUFFIXES:

@@ -1919,8 +1919,6 @@ def clamp_Tensor(ks, self, min, max):
         node._raw_saved_max = SavedVariable(max)
         node._raw_saved_min = SavedVariable(min)
         node._raw_saved_self = SavedVariable(self)
-    if FW.active:
-        forbid_forward("clamp", self, min, max)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1929,6 +1927,8 @@ def clamp_Tensor(ks, self, min, max):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.clamp_Tensor(result, self, min, max)
     return result
 
 
@@ -1972,8 +1972,7 @@ def clamp__Tensor(ks, self, min, max):
         node._raw_saved_max = SavedVariable(max)
         node._raw_saved_min = SavedVariable(min)
         node._raw_saved_self = SavedVariable(self.clone())
-    if FW.active:
-        forbid_forward("clamp_", self, min, max)
+    fw = _fw.clamp__Tensor_pre(self, min, max) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1982,6 +1981,8 @@ def clamp__Tensor(ks, self, min, max):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.clamp__Tensor(fw, self, min, max)
     return result
 
 
@@ -5007,8 +5008,7 @@ def uniform_(ks, self, from_, to, generator):
         check_inplace(self)
         node = nodes.UniformBackward0()
         node._next_edges = (gradient_edge(self),)
-    if FW.active:
-        forbid_forward("uniform_", self)
+    fw = _fw.uniform__pre(self, from_, to, generator) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5017,6 +5017,8 @@ def uniform_(ks, self, from_, to, generator):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.uniform_(fw, self, from_, to, generator)
     return result
 
 
@@ -5030,8 +5032,7 @@ def normal_(ks, self, mean, std, generator):
         check_inplace(self)
         node = nodes.NormalBackward0()
         node._next_edges = (gradient_edge(self),)
-    if FW.active:
-        forbid_forward("normal_", self)
+    fw = _fw.normal__pre(self, mean, std, generator) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5040,6 +5041,8 @@ def normal_(ks, self, mean, std, generator):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.normal_(fw, self, mean, std, generator)
     return result
 
 
@@ -5053,8 +5056,7 @@ def random__from(ks, self, from_, to, generator):
         check_inplace(self)
         node = nodes.RandomBackward0()
         node._next_edges = (gradient_edge(self),)
-    if FW.active:
-        forbid_forward("random_", self)
+    fw = _fw.random__from_pre(self, from_, to, generator) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5063,6 +5065,8 @@ def random__from(ks, self, from_, to, generator):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.random__from(fw, self, from_, to, generator)
     return result
 
 
@@ -5076,8 +5080,7 @@ def random__to(ks, self, to, generator):
         check_inplace(self)
         node = nodes.RandomBackward1()
         node._next_edges = (gradient_edge(self),)
-    if FW.active:
-        forbid_forward("random_", self)
+    fw = _fw.random__to_pre(self, to, generator) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5086,6 +5089,8 @@ def random__to(ks, self, to, generator):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.random__to(fw, self, to, generator)
     return result
 
 
@@ -5099,8 +5104,7 @@ def random_(ks, self, generator):
         check_inplace(self)
         node = nodes.RandomBackward2()
         node._next_edges = (gradient_edge(self),)
-    if FW.active:
-        forbid_forward("random_", self)
+    fw = _fw.random__pre(self, generator) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5109,6 +5113,8 @@ def random_(ks, self, generator):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.random_(fw, self, generator)
     return result
 
 
@@ -5162,8 +5168,7 @@ def bernoulli__Tensor(ks, self, p, generator):
         node._next_edges = (gradient_edge(self), gradient_edge(p))
         if node.should_compute_output(1):
             node._raw_saved_p = SavedVariable(p)
-    if FW.active:
-        forbid_forward("bernoulli_", self, p)
+    fw = _fw.bernoulli__Tensor_pre(self, p, generator) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5172,6 +5177,8 @@ def bernoulli__Tensor(ks, self, p, generator):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.bernoulli__Tensor(fw, self, p, generator)
     return result
 
 
@@ -5185,8 +5192,7 @@ def bernoulli__float(ks, self, p, generator):
         check_inplace(self)
         node = nodes.BernoulliBackward2()
         node._next_edges = (gradient_edge(self),)
-    if FW.active:
-        forbid_forward("bernoulli_", self)
+    fw = _fw.bernoulli__float_pre(self, p, generator) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5195,6 +5201,8 @@ def bernoulli__float(ks, self, p, generator):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.bernoulli__float(fw, self, p, generator)
     return result
 
 
@@ -7897,8 +7905,7 @@ def eq__Scalar(ks, self, other):
         node._next_edges = (gradient_edge(self),)
         node._saved_self_dtype = self.dtype
         node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("eq_", self)
+    fw = _fw.eq__Scalar_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7907,6 +7914,8 @@ def eq__Scalar(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.eq__Scalar(fw, self, other)
     return result
 
 
@@ -7928,8 +7937,7 @@ def eq__Tensor(ks, self, other):
             node._saved_self_dtype = self.dtype
         if node.should_compute_output(0):
             node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("eq_", self, other)
+    fw = _fw.eq__Tensor_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7938,6 +7946,8 @@ def eq__Tensor(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.eq__Tensor(fw, self, other)
     return result
 
 
@@ -8137,8 +8147,7 @@ def ne__Scalar(ks, self, other):
         node._next_edges = (gradient_edge(self),)
         node._saved_self_dtype = self.dtype
         node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("ne_", self)
+    fw = _fw.ne__Scalar_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8147,6 +8156,8 @@ def ne__Scalar(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.ne__Scalar(fw, self, other)
     return result
 
 
@@ -8168,8 +8179,7 @@ def ne__Tensor(ks, self, other):
             node._saved_self_dtype = self.dtype
         if node.should_compute_output(0):
             node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("ne_", self, other)
+    fw = _fw.ne__Tensor_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8178,6 +8188,8 @@ def ne__Tensor(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.ne__Tensor(fw, self, other)
     return result
 
 
@@ -8305,8 +8317,7 @@ def ge__Scalar(ks, self, other):
         node._next_edges = (gradient_edge(self),)
         node._saved_self_dtype = self.dtype
         node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("ge_", self)
+    fw = _fw.ge__Scalar_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8315,6 +8326,8 @@ def ge__Scalar(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.ge__Scalar(fw, self, other)
     return result
 
 
@@ -8336,8 +8349,7 @@ def ge__Tensor(ks, self, other):
             node._saved_self_dtype = self.dtype
         if node.should_compute_output(0):
             node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("ge_", self, other)
+    fw = _fw.ge__Tensor_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8346,6 +8358,8 @@ def ge__Tensor(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.ge__Tensor(fw, self, other)
     return result
 
 
@@ -8417,8 +8431,7 @@ def le__Scalar(ks, self, other):
         node._next_edges = (gradient_edge(self),)
         node._saved_self_dtype = self.dtype
         node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("le_", self)
+    fw = _fw.le__Scalar_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8427,6 +8440,8 @@ def le__Scalar(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.le__Scalar(fw, self, other)
     return result
 
 
@@ -8448,8 +8463,7 @@ def le__Tensor(ks, self, other):
             node._saved_self_dtype = self.dtype
         if node.should_compute_output(0):
             node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("le_", self, other)
+    fw = _fw.le__Tensor_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8458,6 +8472,8 @@ def le__Tensor(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.le__Tensor(fw, self, other)
     return result
 
 
@@ -8529,8 +8545,7 @@ def gt__Scalar(ks, self, other):
         node._next_edges = (gradient_edge(self),)
         node._saved_self_dtype = self.dtype
         node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("gt_", self)
+    fw = _fw.gt__Scalar_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8539,6 +8554,8 @@ def gt__Scalar(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.gt__Scalar(fw, self, other)
     return result
 
 
@@ -8560,8 +8577,7 @@ def gt__Tensor(ks, self, other):
             node._saved_self_dtype = self.dtype
         if node.should_compute_output(0):
             node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("gt_", self, other)
+    fw = _fw.gt__Tensor_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8570,6 +8586,8 @@ def gt__Tensor(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.gt__Tensor(fw, self, other)
     return result
 
 
@@ -8641,8 +8659,7 @@ def lt__Scalar(ks, self, other):
         node._next_edges = (gradient_edge(self),)
         node._saved_self_dtype = self.dtype
         node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("lt_", self)
+    fw = _fw.lt__Scalar_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8651,6 +8668,8 @@ def lt__Scalar(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.lt__Scalar(fw, self, other)
     return result
 
 
@@ -8672,8 +8691,7 @@ def lt__Tensor(ks, self, other):
             node._saved_self_dtype = self.dtype
         if node.should_compute_output(0):
             node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("lt_", self, other)
+    fw = _fw.lt__Tensor_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8682,6 +8700,8 @@ def lt__Tensor(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.lt__Tensor(fw, self, other)
     return result
 
 
@@ -9170,8 +9190,6 @@ def sort(ks, self, dim, descending):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("sort", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -9181,6 +9199,8 @@ def sort(ks, self, dim, descending):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_indices = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.sort(result, self, dim, descending)
     return result
 
 
@@ -9211,8 +9231,6 @@ def sort_stable(ks, self, stable, dim, descending):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("sort", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -9222,6 +9240,8 @@ def sort_stable(ks, self, stable, dim, descending):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_indices = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.sort_stable(result, self, stable, dim, descending)
     return result
 
 
@@ -9252,8 +9272,6 @@ def topk(ks, self, k, dim, largest, sorted):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("topk", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -9263,6 +9281,8 @@ def topk(ks, self, k, dim, largest, sorted):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_indices = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.topk(result, self, k, dim, largest, sorted)
     return result
 
 
@@ -9660,8 +9680,6 @@ def mse_loss(ks, self, target, reduction):
         node._saved_reduction = reduction
         node._raw_saved_self = SavedVariable(self)
         node._raw_saved_target = SavedVariable(target)
-    if FW.active:
-        forbid_forward("mse_loss", self, target)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -9670,6 +9688,8 @@ def mse_loss(ks, self, target, reduction):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.mse_loss(result, self, target, reduction)
     return result
 
 
@@ -9705,8 +9725,6 @@ def nll_loss_forward(ks, self, target, weight, reduction, ignore_index):
         node._raw_saved_self = SavedVariable(self)
         node._raw_saved_target = SavedVariable(target)
         node._raw_saved_weight = SavedVariable(weight)
-    if FW.active:
-        forbid_forward("nll_loss_forward", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -9716,6 +9734,8 @@ def nll_loss_forward(ks, self, target, weight, reduction, ignore_index):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_total_weight = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.nll_loss_forward(result, self, target, weight, reduction, ignore_index)
     return result
 
 
@@ -10503,8 +10523,6 @@ def sgn(ks, self):
         node = nodes.SgnBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self)
-    if FW.active:
-        forbid_forward("sgn", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -10514,6 +10532,8 @@ def sgn(ks, self):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.sgn(result, self)
     return result
 
 
@@ -10528,8 +10548,7 @@ def sgn_(ks, self):
         node = nodes.SgnBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
-    if FW.active:
-        forbid_forward("sgn_", self)
+    fw = _fw.sgn__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10539,6 +10558,8 @@ def sgn_(ks, self):
     if requires:
         rebase_history(self, node)
         node._raw_saved_result = SavedVariable(self, True)
+    if fw is not None:
+        _fw.sgn_(fw, self)
     return result
 
 
@@ -11872,8 +11893,7 @@ def polygamma_(ks, self, n):
         node._next_edges = (gradient_edge(self),)
         node._saved_n = n
         node._raw_saved_self = SavedVariable(self.clone())
-    if FW.active:
-        forbid_forward("polygamma_", self)
+    fw = _fw.polygamma__pre(self, n) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11882,6 +11902,8 @@ def polygamma_(ks, self, n):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.polygamma_(fw, self, n)
     return result
 
 
@@ -12726,8 +12748,6 @@ def copysign_Tensor(ks, self, other):
             node._raw_saved_other = SavedVariable(other)
         if node.should_compute_output(0):
             node._raw_saved_self = SavedVariable(self)
-    if FW.active:
-        forbid_forward("copysign", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -12738,6 +12758,8 @@ def copysign_Tensor(ks, self, other):
         set_history(result, node)
         if node.should_compute_output(0):
             node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.copysign_Tensor(result, self, other)
     return result
 
 
@@ -12755,8 +12777,7 @@ def copysign__Tensor(ks, self, other):
             node._raw_saved_other = SavedVariable(other)
         if node.should_compute_output(0):
             node._raw_saved_self = SavedVariable(self.clone())
-    if FW.active:
-        forbid_forward("copysign_", self, other)
+    fw = _fw.copysign__Tensor_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12767,6 +12788,8 @@ def copysign__Tensor(ks, self, other):
         rebase_history(self, node)
         if node.should_compute_output(0):
             node._raw_saved_result = SavedVariable(self, True)
+    if fw is not None:
+        _fw.copysign__Tensor(fw, self, other)
     return result
 
 
@@ -13247,8 +13270,6 @@ def ldexp_Tensor(ks, self, other):
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         if node.should_compute_output(0):
             node._raw_saved_other = SavedVariable(other)
-    if FW.active:
-        forbid_forward("ldexp", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -13259,6 +13280,8 @@ def ldexp_Tensor(ks, self, other):
         set_history(result, node)
         if node.should_compute_output(1):
             node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.ldexp_Tensor(result, self, other)
     return result
 
 
@@ -13274,8 +13297,7 @@ def ldexp_(ks, self, other):
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         if node.should_compute_output(0):
             node._raw_saved_other = SavedVariable(other)
-    if FW.active:
-        forbid_forward("ldexp_", self, other)
+    fw = _fw.ldexp__pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -13286,6 +13308,8 @@ def ldexp_(ks, self, other):
         rebase_history(self, node)
         if node.should_compute_output(1):
             node._raw_saved_result = SavedVariable(self, True)
+    if fw is not None:
+        _fw.ldexp_(fw, self, other)
     return result
 
 
@@ -13372,8 +13396,6 @@ def logaddexp2(ks, self, other):
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         node._raw_saved_other = SavedVariable(other)
         node._raw_saved_self = SavedVariable(self)
-    if FW.active:
-        forbid_forward("logaddexp2", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -13382,6 +13404,8 @@ def logaddexp2(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.logaddexp2(result, self, other)
     return result
 
 
@@ -14112,8 +14136,6 @@ def fmin(ks, self, other):
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         node._raw_saved_other = SavedVariable(other)
         node._raw_saved_self = SavedVariable(self)
-    if FW.active:
-        forbid_forward("fmin", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -14122,6 +14144,8 @@ def fmin(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.fmin(result, self, other)
     return result
 
 
@@ -14152,8 +14176,6 @@ def fmax(ks, self, other):
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         node._raw_saved_other = SavedVariable(other)
         node._raw_saved_self = SavedVariable(self)
-    if FW.active:
-        forbid_forward("fmax", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -14162,6 +14184,8 @@ def fmax(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.fmax(result, self, other)
     return result
 
 
@@ -14192,8 +14216,6 @@ def special_xlog1py(ks, self, other):
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         node._raw_saved_other = SavedVariable(other)
         node._raw_saved_self = SavedVariable(self)
-    if FW.active:
-        forbid_forward("special_xlog1py", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -14202,6 +14224,8 @@ def special_xlog1py(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.special_xlog1py(result, self, other)
     return result
 
 
@@ -15131,8 +15155,6 @@ def angle(ks, self):
         node = nodes.AngleBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self)
-    if FW.active:
-        forbid_forward("angle", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -15141,6 +15163,8 @@ def angle(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.angle(result, self)
     return result
 
 
@@ -15391,8 +15415,6 @@ def diagonal_copy(ks, self, offset, dim1, dim2):
         node._saved_dim2 = dim2
         node._saved_offset = offset
         node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("diagonal_copy", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -15401,6 +15423,8 @@ def diagonal_copy(ks, self, offset, dim1, dim2):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.diagonal_copy(result, self, offset, dim1, dim2)
     return result
 
 
@@ -16177,8 +16201,6 @@ def median(ks, self):
         node = nodes.MedianBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self)
-    if FW.active:
-        forbid_forward("median", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -16188,6 +16210,8 @@ def median(ks, self):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.median(result, self)
     return result
 
 
@@ -16203,8 +16227,6 @@ def median_dim(ks, self, dim, keepdim):
         node._saved_dim = dim
         node._saved_keepdim = keepdim
         node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("median", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -16214,6 +16236,8 @@ def median_dim(ks, self, dim, keepdim):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_indices = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.median_dim(result, self, dim, keepdim)
     return result
 
 
@@ -16243,8 +16267,6 @@ def nanmedian(ks, self):
         node = nodes.NanmedianBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self)
-    if FW.active:
-        forbid_forward("nanmedian", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -16254,6 +16276,8 @@ def nanmedian(ks, self):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.nanmedian(result, self)
     return result
 
 
@@ -16269,8 +16293,6 @@ def nanmedian_dim(ks, self, dim, keepdim):
         node._saved_dim = dim
         node._saved_keepdim = keepdim
         node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("nanmedian", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -16280,6 +16302,8 @@ def nanmedian_dim(ks, self, dim, keepdim):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_indices = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.nanmedian_dim(result, self, dim, keepdim)
     return result
 
 
@@ -16311,8 +16335,6 @@ def kthvalue(ks, self, k, dim, keepdim):
         node._saved_dim = dim
         node._saved_keepdim = keepdim
         node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("kthvalue", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -16322,6 +16344,8 @@ def kthvalue(ks, self, k, dim, keepdim):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_indices = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.kthvalue(result, self, k, dim, keepdim)
     return result
 
 
@@ -16353,8 +16377,6 @@ def mode(ks, self, dim, keepdim):
         node._saved_dim = dim
         node._saved_keepdim = keepdim
         node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("mode", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -16364,6 +16386,8 @@ def mode(ks, self, dim, keepdim):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_indices = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.mode(result, self, dim, keepdim)
     return result
 
 
@@ -16396,8 +16420,6 @@ def var_mean_correction(ks, self, dim, correction, keepdim):
         node._saved_dim = dim
         node._saved_keepdim = keepdim
         node._raw_saved_self = SavedVariable(self)
-    if FW.active:
-        forbid_forward("var_mean", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -16406,6 +16428,8 @@ def var_mean_correction(ks, self, dim, correction, keepdim):
         ts.excluded = prev
     if requires:
         set_history((result[0], result[1],), node)
+    if FW.active:
+        _fw.var_mean_correction(result, self, dim, correction, keepdim)
     return result
 
 
@@ -16422,8 +16446,6 @@ def std_mean_correction(ks, self, dim, correction, keepdim):
         node._saved_dim = dim
         node._saved_keepdim = keepdim
         node._raw_saved_self = SavedVariable(self)
-    if FW.active:
-        forbid_forward("std_mean", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -16433,6 +16455,8 @@ def std_mean_correction(ks, self, dim, correction, keepdim):
     if requires:
         set_history((result[0], result[1],), node)
         node._raw_saved_result0 = SavedVariable(result[0], True)
+    if FW.active:
+        _fw.std_mean_correction(result, self, dim, correction, keepdim)
     return result
 
 
@@ -16449,8 +16473,6 @@ def nansum(ks, self, dim, keepdim, dtype):
         node._saved_keepdim = keepdim
         node._raw_saved_self = SavedVariable(self)
         node._saved_self_dtype = self.dtype
-    if FW.active:
-        forbid_forward("nansum", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -16459,6 +16481,8 @@ def nansum(ks, self, dim, keepdim, dtype):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.nansum(result, self, dim, keepdim, dtype)
     return result
 
 
@@ -16532,8 +16556,6 @@ def cummax(ks, self, dim):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._raw_saved_self = SavedVariable(self)
-    if FW.active:
-        forbid_forward("cummax", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -16543,6 +16565,8 @@ def cummax(ks, self, dim):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_indices = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.cummax(result, self, dim)
     return result
 
 
@@ -16587,8 +16611,6 @@ def cummin(ks, self, dim):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._raw_saved_self = SavedVariable(self)
-    if FW.active:
-        forbid_forward("cummin", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -16598,6 +16620,8 @@ def cummin(ks, self, dim):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_indices = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.cummin(result, self, dim)
     return result
 
 
@@ -16687,8 +16711,6 @@ def logcumsumexp(ks, self, dim):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._raw_saved_self = SavedVariable(self)
-    if FW.active:
-        forbid_forward("logcumsumexp", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -16698,6 +16720,8 @@ def logcumsumexp(ks, self, dim):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.logcumsumexp(result, self, dim)
     return result
 
 
@@ -17452,8 +17476,7 @@ def elu_(ks, self, alpha, scale, input_scale):
         node._saved_alpha = alpha
         node._saved_input_scale = input_scale
         node._saved_scale = scale
-    if FW.active:
-        forbid_forward("elu_", self)
+    fw = _fw.elu__pre(self, alpha, scale, input_scale) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -17463,6 +17486,8 @@ def elu_(ks, self, alpha, scale, input_scale):
     if requires:
         rebase_history(self, node)
         node._raw_saved_result = SavedVariable(self, True)
+    if fw is not None:
+        _fw.elu_(fw, self, alpha, scale, input_scale)
     return result
 
 
@@ -17546,8 +17571,7 @@ def celu_(ks, self, alpha):
         node = nodes.CeluBackward1()
         node._next_edges = (gradient_edge(self),)
         node._saved_alpha = alpha
-    if FW.active:
-        forbid_forward("celu_", self)
+    fw = _fw.celu__pre(self, alpha) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -17557,6 +17581,8 @@ def celu_(ks, self, alpha):
     if requires:
         rebase_history(self, node)
         node._raw_saved_result = SavedVariable(self, True)
+    if fw is not None:
+        _fw.celu_(fw, self, alpha)
     return result
 
 
@@ -17611,8 +17637,7 @@ def leaky_relu_(ks, self, negative_slope):
         node = nodes.LeakyReluBackward1()
         node._next_edges = (gradient_edge(self),)
         node._saved_negative_slope = negative_slope
-    if FW.active:
-        forbid_forward("leaky_relu_", self)
+    fw = _fw.leaky_relu__pre(self, negative_slope) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -17622,6 +17647,8 @@ def leaky_relu_(ks, self, negative_slope):
     if requires:
         rebase_history(self, node)
         node._raw_saved_result = SavedVariable(self, True)
+    if fw is not None:
+        _fw.leaky_relu_(fw, self, negative_slope)
     return result
 
 
@@ -18456,8 +18483,7 @@ def threshold_(ks, self, threshold, value):
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
         node._saved_threshold = threshold
-    if FW.active:
-        forbid_forward("threshold_", self)
+    fw = _fw.threshold__pre(self, threshold, value) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -18466,6 +18492,8 @@ def threshold_(ks, self, threshold, value):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.threshold_(fw, self, threshold, value)
     return result
 
 
@@ -18512,8 +18540,6 @@ def glu(ks, self, dim):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._raw_saved_self = SavedVariable(self)
-    if FW.active:
-        forbid_forward("glu", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -18522,6 +18548,8 @@ def glu(ks, self, dim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.glu(result, self, dim)
     return result
 
 
@@ -18577,8 +18605,6 @@ def log_sigmoid_forward(ks, self):
         node = nodes.LogSigmoidBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self)
-    if FW.active:
-        forbid_forward("log_sigmoid_forward", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -18588,6 +18614,8 @@ def log_sigmoid_forward(ks, self):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_buffer = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.log_sigmoid_forward(result, self)
     return result
 
 
@@ -18725,8 +18753,6 @@ def native_layer_norm(ks, input, normalized_shape, weight, bias, eps):
         node._raw_saved_input = SavedVariable(input)
         node._saved_normalized_shape = normalized_shape
         node._raw_saved_weight = SavedVariable(weight)
-    if FW.active:
-        forbid_forward("native_layer_norm", input, weight, bias)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -18737,6 +18763,8 @@ def native_layer_norm(ks, input, normalized_shape, weight, bias, eps):
         set_history((result[0],), node)
         node._raw_saved_result1 = SavedVariable(result[1], True)
         node._raw_saved_result2 = SavedVariable(result[2], True)
+    if FW.active:
+        _fw.native_layer_norm(result, input, normalized_shape, weight, bias, eps)
     return result
 
 
@@ -18781,8 +18809,6 @@ def native_batch_norm(ks, input, weight, bias, running_mean, running_var, traini
         node._raw_saved_running_var = SavedVariable(running_var)
         node._saved_training = training
         node._raw_saved_weight = SavedVariable(weight)
-    if FW.active:
-        forbid_forward("native_batch_norm", input, weight, bias)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -18793,6 +18819,8 @@ def native_batch_norm(ks, input, weight, bias, running_mean, running_var, traini
         set_history((result[0],), node)
         node._raw_saved_result1 = SavedVariable(result[1], True)
         node._raw_saved_result2 = SavedVariable(result[2], True)
+    if FW.active:
+        _fw.native_batch_norm(result, input, weight, bias, running_mean, running_var, training, momentum, eps)
     return result
 
 
@@ -18904,8 +18932,6 @@ def smooth_l1_loss(ks, self, target, reduction, beta):
         node._saved_reduction = reduction
         node._raw_saved_self = SavedVariable(self)
         node._raw_saved_target = SavedVariable(target)
-    if FW.active:
-        forbid_forward("smooth_l1_loss", self, target)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -18914,6 +18940,8 @@ def smooth_l1_loss(ks, self, target, reduction, beta):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.smooth_l1_loss(result, self, target, reduction, beta)
     return result
 
 
@@ -18958,8 +18986,6 @@ def huber_loss(ks, self, target, reduction, delta):
         node._saved_reduction = reduction
         node._raw_saved_self = SavedVariable(self)
         node._raw_saved_target = SavedVariable(target)
-    if FW.active:
-        forbid_forward("huber_loss", self, target)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -18968,6 +18994,8 @@ def huber_loss(ks, self, target, reduction, delta):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.huber_loss(result, self, target, reduction, delta)
     return result
 
 
@@ -19240,8 +19268,6 @@ def convolution(ks, input, weight, bias, stride, padding, dilation, transposed, 
         node._saved_stride = stride
         node._saved_transposed = transposed
         node._raw_saved_weight = SavedVariable(weight)
-    if FW.active:
-        forbid_forward("convolution", input, weight, bias)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -19250,6 +19276,8 @@ def convolution(ks, input, weight, bias, stride, padding, dilation, transposed, 
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.convolution(result, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups)
     return result
 
 
@@ -19294,8 +19322,6 @@ def constant_pad_nd(ks, self, pad, value):
         node = nodes.ConstantPadNdBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_pad = pad
-    if FW.active:
-        forbid_forward("constant_pad_nd", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -19304,6 +19330,8 @@ def constant_pad_nd(ks, self, pad, value):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.constant_pad_nd(result, self, pad, value)
     return result
 
 
@@ -21404,8 +21432,6 @@ def expand_copy(ks, self, size, implicit):
         node = nodes.ExpandBackward0_copy()
         node._next_edges = (gradient_edge(self),)
         node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("expand_copy", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -21414,6 +21440,8 @@ def expand_copy(ks, self, size, implicit):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.expand_copy(result, self, size, implicit)
     return result
 
 
@@ -21450,8 +21478,6 @@ def permute_copy(ks, self, dims):
         node = nodes.PermuteBackward0_copy()
         node._next_edges = (gradient_edge(self),)
         node._saved_dims = dims
-    if FW.active:
-        forbid_forward("permute_copy", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -21460,6 +21486,8 @@ def permute_copy(ks, self, dims):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.permute_copy(result, self, dims)
     return result
 
 
@@ -21501,8 +21529,6 @@ def as_strided_copy(ks, self, size, stride, storage_offset):
         node._saved_size = size
         node._saved_storage_offset = storage_offset
         node._saved_stride = stride
-    if FW.active:
-        forbid_forward("as_strided_copy", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -21511,6 +21537,8 @@ def as_strided_copy(ks, self, size, stride, storage_offset):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.as_strided_copy(result, self, size, stride, storage_offset)
     return result
 
 
@@ -21546,8 +21574,6 @@ def alias_copy(ks, self):
     if requires:
         node = nodes.AliasBackward0_copy()
         node._next_edges = (gradient_edge(self),)
-    if FW.active:
-        forbid_forward("alias_copy", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -21556,6 +21582,8 @@ def alias_copy(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.alias_copy(result, self)
     return result
 
 
@@ -21634,8 +21662,6 @@ def view_copy(ks, self, size):
         node = nodes.ViewBackward0_copy()
         node._next_edges = (gradient_edge(self),)
         node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("view_copy", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -21644,6 +21670,8 @@ def view_copy(ks, self, size):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.view_copy(result, self, size)
     return result
 
 
@@ -21720,8 +21748,6 @@ def unfold_copy(ks, self, dimension, size, step):
         node._saved_self_sizes = self._sizes
         node._saved_size = size
         node._saved_step = step
-    if FW.active:
-        forbid_forward("unfold_copy", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -21730,6 +21756,8 @@ def unfold_copy(ks, self, dimension, size, step):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.unfold_copy(result, self, dimension, size, step)
     return result
 
 
@@ -21766,8 +21794,6 @@ def squeeze_copy(ks, self):
         node = nodes.SqueezeBackward0_copy()
         node._next_edges = (gradient_edge(self),)
         node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("squeeze_copy", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -21776,6 +21802,8 @@ def squeeze_copy(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.squeeze_copy(result, self)
     return result
 
 
@@ -21813,8 +21841,6 @@ def squeeze_copy_dim(ks, self, dim):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("squeeze_copy", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -21823,6 +21849,8 @@ def squeeze_copy_dim(ks, self, dim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.squeeze_copy_dim(result, self, dim)
     return result
 
 
@@ -21860,8 +21888,6 @@ def squeeze_copy_dims(ks, self, dim):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("squeeze_copy", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -21870,6 +21896,8 @@ def squeeze_copy_dims(ks, self, dim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.squeeze_copy_dims(result, self, dim)
     return result
 
 
@@ -21906,8 +21934,6 @@ def unsqueeze_copy(ks, self, dim):
         node = nodes.UnsqueezeBackward0_copy()
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
-    if FW.active:
-        forbid_forward("unsqueeze_copy", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -21916,6 +21942,8 @@ def unsqueeze_copy(ks, self, dim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.unsqueeze_copy(result, self, dim)
     return result
 
 
@@ -21953,8 +21981,6 @@ def transpose_copy_int(ks, self, dim0, dim1):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim0 = dim0
         node._saved_dim1 = dim1
-    if FW.active:
-        forbid_forward("transpose_copy", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -21963,6 +21989,8 @@ def transpose_copy_int(ks, self, dim0, dim1):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.transpose_copy_int(result, self, dim0, dim1)
     return result
 
 
@@ -21998,8 +22026,6 @@ def t_copy(ks, self):
     if requires:
         node = nodes.TBackward0_copy()
         node._next_edges = (gradient_edge(self),)
-    if FW.active:
-        forbid_forward("t_copy", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22008,6 +22034,8 @@ def t_copy(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.t_copy(result, self)
     return result
 
 
@@ -22070,8 +22098,6 @@ def split_with_sizes_copy(ks, self, split_sizes, dim):
         node._saved_self_dtype = self.dtype
         node._saved_self_sizes = self._sizes
         node._saved_split_sizes = split_sizes
-    if FW.active:
-        forbid_forward("split_with_sizes_copy", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22080,6 +22106,8 @@ def split_with_sizes_copy(ks, self, split_sizes, dim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.split_with_sizes_copy(result, self, split_sizes, dim)
     return result
 
 
@@ -22109,8 +22137,6 @@ def unbind_copy_int(ks, self, dim):
         node._saved_dim = dim
         node._saved_self_dtype = self.dtype
         node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("unbind_copy", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22119,6 +22145,8 @@ def unbind_copy_int(ks, self, dim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.unbind_copy_int(result, self, dim)
     return result
 
 
@@ -22244,8 +22272,7 @@ def cauchy_(ks, self, median, sigma, generator):
         check_inplace(self)
         node = nodes.CauchyBackward0()
         node._next_edges = (gradient_edge(self),)
-    if FW.active:
-        forbid_forward("cauchy_", self)
+    fw = _fw.cauchy__pre(self, median, sigma, generator) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -22254,6 +22281,8 @@ def cauchy_(ks, self, median, sigma, generator):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.cauchy_(fw, self, median, sigma, generator)
     return result
 
 
@@ -22267,8 +22296,7 @@ def log_normal_(ks, self, mean, std, generator):
         check_inplace(self)
         node = nodes.LogNormalBackward0()
         node._next_edges = (gradient_edge(self),)
-    if FW.active:
-        forbid_forward("log_normal_", self)
+    fw = _fw.log_normal__pre(self, mean, std, generator) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -22277,6 +22305,8 @@ def log_normal_(ks, self, mean, std, generator):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.log_normal_(fw, self, mean, std, generator)
     return result
 
 
@@ -22290,8 +22320,7 @@ def exponential_(ks, self, lambd, generator):
         check_inplace(self)
         node = nodes.ExponentialBackward0()
         node._next_edges = (gradient_edge(self),)
-    if FW.active:
-        forbid_forward("exponential_", self)
+    fw = _fw.exponential__pre(self, lambd, generator) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -22300,6 +22329,8 @@ def exponential_(ks, self, lambd, generator):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.exponential_(fw, self, lambd, generator)
     return result
 
 
@@ -22313,8 +22344,7 @@ def geometric_(ks, self, p, generator):
         check_inplace(self)
         node = nodes.GeometricBackward0()
         node._next_edges = (gradient_edge(self),)
-    if FW.active:
-        forbid_forward("geometric_", self)
+    fw = _fw.geometric__pre(self, p, generator) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -22323,6 +22353,8 @@ def geometric_(ks, self, p, generator):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.geometric_(fw, self, p, generator)
     return result
 
 
@@ -22974,8 +23006,6 @@ def view_as_real(ks, self):
     if requires:
         node = nodes.ViewAsRealBackward0()
         node._next_edges = (gradient_edge(self),)
-    if FW.active:
-        forbid_forward("view_as_real", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -22984,6 +23014,8 @@ def view_as_real(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.view_as_real(result, self)
     return result
 
 
@@ -22996,8 +23028,6 @@ def view_as_complex(ks, self):
     if requires:
         node = nodes.ViewAsComplexBackward0()
         node._next_edges = (gradient_edge(self),)
-    if FW.active:
-        forbid_forward("view_as_complex", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -23006,6 +23036,8 @@ def view_as_complex(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.view_as_complex(result, self)
     return result
 
 

@@ -8,8 +8,13 @@ from ember._c10.thread_state import per_thread
 from ember.autograd.formulas import (
     add_scalar,
     amaxamin_jvp,
+    angle_backward,
+    apply_loss_reduction,
     at,
+    batch_norm_jvp,
     clamp_backward,
+    clamp_jvp,
+    convolution_jvp,
     copy_tangent,
     copysign_tensor_self_backward,
     deg2rad_backward,
@@ -18,18 +23,24 @@ from ember.autograd.formulas import (
     evenly_read_jvp,
     gather_with_keepdimed_indices,
     gelu_backward,
+    glu_jvp,
     handle_r_to_c,
     hardshrink_backward,
     hardsigmoid_backward,
     hardswish_backward,
     hardtanh_backward,
+    huber_loss_backward,
     i1_backward,
     i1e_backward,
+    layer_norm_jvp,
     leaky_relu_backward,
+    log_sigmoid_backward,
+    logcumsumexp_jvp,
     logit_backward,
     logsumexp_jvp,
     maybe_multiply,
     mish_backward,
+    mse_loss_backward,
     mul_scalar,
     mvlgamma_backward,
     norm_jvp,
@@ -41,9 +52,11 @@ from ember.autograd.formulas import (
     reciprocal_backward,
     rsqrt_backward,
     scalar_like,
+    sgn_backward,
     sigmoid_backward,
     silu_backward,
     sinc_backward,
+    smooth_l1_loss_backward,
     softplus_backward,
     softshrink_backward,
     std_jvp,
@@ -350,6 +363,30 @@ def clamp(result, self, min, max):
     set_differentiable(result, value0)
 
 
+def clamp_Tensor(result, self, min, max):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    min_t_raw = None if min is None else fw_grad(min)
+    max_t_raw = None if max is None else fw_grad(max)
+    if self_t_raw is None and min_t_raw is None and max_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        min_t = tangent_or_zeros(min, min_t_raw)
+        min_p = min
+        max_t = tangent_or_zeros(max, max_t_raw)
+        max_p = max
+        value0 = clamp_jvp(self_p, self_t, min_p, min_t, max_p, max_t)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
 def clamp__pre(self, min, max):
     if not (self.dtype.is_floating_point or self.dtype.is_complex):
         return None
@@ -369,6 +406,40 @@ def clamp_(fw, self, min, max):
     try:
         self_t = tangent_or_zeros(self, self_t_raw)
         value = (clamp_backward(self_t.conj(), self, min, max)).conj()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
+def clamp__Tensor_pre(self, min, max):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    min_t_raw = None if min is None else fw_grad(min)
+    max_t_raw = None if max is None else fw_grad(max)
+    if self_t_raw is None and min_t_raw is None and max_t_raw is None:
+        return None
+    return (self_t_raw, min_t_raw, max_t_raw, clone_primal(self))
+
+
+def clamp__Tensor(fw, self, min, max):
+    self_t_raw, min_t_raw, max_t_raw, original_self = fw
+    result = self
+    self = original_self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        min_t = tangent_or_zeros(min, min_t_raw)
+        min_p = min
+        max_t = tangent_or_zeros(max, max_t_raw)
+        max_p = max
+        value = clamp_jvp(self_p, self_t, min_p, min_t, max_p, max_t)
         if self_t_raw is not None and value is not self_t_raw:
             self_t_raw.copy_(value)
     finally:
@@ -1864,6 +1935,136 @@ def unsqueeze_(fw, self, dim):
         set_fw_grad(result, value, None, True)
 
 
+def uniform__pre(self, from_, to, generator):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return None
+    return (self_t_raw, None)
+
+
+def uniform_(fw, self, from_, to, generator):
+    self_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = self_t.zero_()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
+def normal__pre(self, mean, std, generator):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return None
+    return (self_t_raw, None)
+
+
+def normal_(fw, self, mean, std, generator):
+    self_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = self_t.zero_()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
+def random__from_pre(self, from_, to, generator):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return None
+    return (self_t_raw, None)
+
+
+def random__from(fw, self, from_, to, generator):
+    self_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = self_t.zero_()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
+def random__to_pre(self, to, generator):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return None
+    return (self_t_raw, None)
+
+
+def random__to(fw, self, to, generator):
+    self_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = self_t.zero_()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
+def random__pre(self, generator):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return None
+    return (self_t_raw, None)
+
+
+def random_(fw, self, generator):
+    self_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = self_t.zero_()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
 def bernoulli(result, self, generator):
     if not (result.dtype.is_floating_point or result.dtype.is_complex):
         return
@@ -1879,6 +2080,59 @@ def bernoulli(result, self, generator):
     finally:
         state.fw_grad_mode = prev
     set_differentiable(result, value0)
+
+
+def bernoulli__Tensor_pre(self, p, generator):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    p_t_raw = fw_grad(p)
+    if self_t_raw is None and p_t_raw is None:
+        return None
+    return (self_t_raw, p_t_raw, None)
+
+
+def bernoulli__Tensor(fw, self, p, generator):
+    self_t_raw, p_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = self_t.zero_()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
+def bernoulli__float_pre(self, p, generator):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return None
+    return (self_t_raw, None)
+
+
+def bernoulli__float(fw, self, p, generator):
+    self_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = self_t.zero_()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
 
 
 def neg(result, self):
@@ -3268,6 +3522,59 @@ def scatter__value(fw, self, dim, index, value):
         set_fw_grad(result, value, None, True)
 
 
+def eq__Scalar_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return None
+    return (self_t_raw, None)
+
+
+def eq__Scalar(fw, self, other):
+    self_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = self_t.zero_()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
+def eq__Tensor_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    other_t_raw = fw_grad(other)
+    if self_t_raw is None and other_t_raw is None:
+        return None
+    return (self_t_raw, other_t_raw, None)
+
+
+def eq__Tensor(fw, self, other):
+    self_t_raw, other_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = self_t.zero_()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
 def tril__pre(self, diagonal):
     if not (self.dtype.is_floating_point or self.dtype.is_complex):
         return None
@@ -3352,6 +3659,271 @@ def tril(result, self, diagonal):
     finally:
         state.fw_grad_mode = prev
     set_differentiable(result, value0)
+
+
+def ne__Scalar_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return None
+    return (self_t_raw, None)
+
+
+def ne__Scalar(fw, self, other):
+    self_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = self_t.zero_()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
+def ne__Tensor_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    other_t_raw = fw_grad(other)
+    if self_t_raw is None and other_t_raw is None:
+        return None
+    return (self_t_raw, other_t_raw, None)
+
+
+def ne__Tensor(fw, self, other):
+    self_t_raw, other_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = self_t.zero_()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
+def ge__Scalar_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return None
+    return (self_t_raw, None)
+
+
+def ge__Scalar(fw, self, other):
+    self_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = self_t.zero_()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
+def ge__Tensor_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    other_t_raw = fw_grad(other)
+    if self_t_raw is None and other_t_raw is None:
+        return None
+    return (self_t_raw, other_t_raw, None)
+
+
+def ge__Tensor(fw, self, other):
+    self_t_raw, other_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = self_t.zero_()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
+def le__Scalar_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return None
+    return (self_t_raw, None)
+
+
+def le__Scalar(fw, self, other):
+    self_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = self_t.zero_()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
+def le__Tensor_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    other_t_raw = fw_grad(other)
+    if self_t_raw is None and other_t_raw is None:
+        return None
+    return (self_t_raw, other_t_raw, None)
+
+
+def le__Tensor(fw, self, other):
+    self_t_raw, other_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = self_t.zero_()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
+def gt__Scalar_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return None
+    return (self_t_raw, None)
+
+
+def gt__Scalar(fw, self, other):
+    self_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = self_t.zero_()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
+def gt__Tensor_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    other_t_raw = fw_grad(other)
+    if self_t_raw is None and other_t_raw is None:
+        return None
+    return (self_t_raw, other_t_raw, None)
+
+
+def gt__Tensor(fw, self, other):
+    self_t_raw, other_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = self_t.zero_()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
+def lt__Scalar_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return None
+    return (self_t_raw, None)
+
+
+def lt__Scalar(fw, self, other):
+    self_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = self_t.zero_()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
+def lt__Tensor_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    other_t_raw = fw_grad(other)
+    if self_t_raw is None and other_t_raw is None:
+        return None
+    return (self_t_raw, other_t_raw, None)
+
+
+def lt__Tensor(fw, self, other):
+    self_t_raw, other_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = self_t.zero_()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
 
 
 def index_select(result, self, dim, index):
@@ -3604,6 +4176,54 @@ def minimum(result, self, other):
     set_differentiable(result, value0)
 
 
+def sort(result, self, dim, descending):
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        indices = result[1]
+        value0 = gather_with_keepdimed_indices(self_t, dim, indices, True)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result[0], value0)
+
+
+def sort_stable(result, self, stable, dim, descending):
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        indices = result[1]
+        value0 = gather_with_keepdimed_indices(self_t, dim, indices, True)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result[0], value0)
+
+
+def topk(result, self, k, dim, largest, sorted):
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        indices = result[1]
+        value0 = at.gather(self_t, dim, indices, False)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result[0], value0)
+
+
 def pow_Tensor_Tensor(result, self, exponent):
     if not (result.dtype.is_floating_point or result.dtype.is_complex):
         return
@@ -3800,6 +4420,42 @@ def diagonal_backward(result, grad_output, input_sizes, offset, dim1, dim2):
     finally:
         state.fw_grad_mode = prev
     set_differentiable(result, value0)
+
+
+def mse_loss(result, self, target, reduction):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    target_t_raw = fw_grad(target)
+    if self_t_raw is None and target_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        target_t = tangent_or_zeros(target, target_t_raw)
+        target_p = target
+        value0 = apply_loss_reduction(mse_loss_backward(self_t.conj(), self_p, target_p, 0).conj() + mse_loss_backward(target_t.conj(), target_p, self_p, 0).conj(), reduction)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def nll_loss_forward(result, self, target, weight, reduction, ignore_index):
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value0 = at.nll_loss_forward(self_t, target, weight, reduction, ignore_index)[0]
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result[0], value0)
 
 
 def embedding(result, weight, indices, padding_idx, scale_grad_by_freq, sparse):
@@ -4043,6 +4699,52 @@ def lerp__Tensor(fw, self, end, weight):
         weight_t = tangent_or_zeros(weight, weight_t_raw)
         weight_p = weight
         value = at.lerp_Tensor(self_t, end_t, weight_p) + weight_t * (end_p - self_p)
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
+def sgn(result, self):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        value0 = sgn_backward(self_p, self_t, result)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def sgn__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return None
+    return (self_t_raw, clone_primal(self))
+
+
+def sgn_(fw, self):
+    self_t_raw, original_self = fw
+    result = self
+    self = original_self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        value = sgn_backward(self_p, self_t, result)
         if self_t_raw is not None and value is not self_t_raw:
             self_t_raw.copy_(value)
     finally:
@@ -4858,6 +5560,34 @@ def polygamma(result, n, self):
     set_differentiable(result, value0)
 
 
+def polygamma__pre(self, n):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return None
+    return (self_t_raw, clone_primal(self))
+
+
+def polygamma_(fw, self, n):
+    self_t_raw, original_self = fw
+    result = self
+    self = original_self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        value = self_t * at.polygamma(n + 1, self_p)
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
 def erfinv(result, self):
     if not (result.dtype.is_floating_point or result.dtype.is_complex):
         return
@@ -5063,6 +5793,54 @@ def special_i1e(result, self):
     finally:
         state.fw_grad_mode = prev
     set_differentiable(result, value0)
+
+
+def copysign_Tensor(result, self, other):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    other_t_raw = fw_grad(other)
+    if self_t_raw is None and other_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        value0 = copysign_tensor_self_backward(self_t, self_p, result)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def copysign__Tensor_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    other_t_raw = fw_grad(other)
+    if self_t_raw is None and other_t_raw is None:
+        return None
+    return (self_t_raw, other_t_raw, clone_primal(self))
+
+
+def copysign__Tensor(fw, self, other):
+    self_t_raw, other_t_raw, original_self = fw
+    result = self
+    self = original_self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        value = copysign_tensor_self_backward(self_t, self_p, result)
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
 
 
 def copysign_Scalar(result, self, other):
@@ -5301,6 +6079,55 @@ def clamp_min__Tensor(fw, self, min):
         set_fw_grad(result, value, None, True)
 
 
+def ldexp_Tensor(result, self, other):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    other_t_raw = fw_grad(other)
+    if self_t_raw is None and other_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        other_t = tangent_or_zeros(other, other_t_raw)
+        other_p = other
+        value0 = self_t * at.pow_Scalar(2, other_p) + other_t * result * 0.6931471805599453
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def ldexp__pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    other_t_raw = fw_grad(other)
+    if self_t_raw is None and other_t_raw is None:
+        return None
+    return (self_t_raw, other_t_raw, None)
+
+
+def ldexp_(fw, self, other):
+    self_t_raw, other_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        other_t = tangent_or_zeros(other, other_t_raw)
+        other_p = other
+        value = self_t * at.pow_Scalar(2, other_p) + other_t * result * 0.6931471805599453
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
 def logaddexp(result, self, other):
     if not (result.dtype.is_floating_point or result.dtype.is_complex):
         return
@@ -5317,6 +6144,27 @@ def logaddexp(result, self, other):
         other_t = tangent_or_zeros(other, other_t_raw)
         other_p = other
         value0 = self_t / (1 + (other_p - self_p).exp()) + other_t / (1 + (self_p - other_p).exp())
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def logaddexp2(result, self, other):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    other_t_raw = fw_grad(other)
+    if self_t_raw is None and other_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        other_t = tangent_or_zeros(other, other_t_raw)
+        other_p = other
+        value0 = self_t / (1 + (other_p - self_p).exp2()) + other_t / (1 + (self_p - other_p).exp2())
     finally:
         state.fw_grad_mode = prev
     set_differentiable(result, value0)
@@ -5684,6 +6532,69 @@ def nextafter_(fw, self, other):
         set_fw_grad(result, value, None, True)
 
 
+def fmin(result, self, other):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    other_t_raw = fw_grad(other)
+    if self_t_raw is None and other_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        other_t = tangent_or_zeros(other, other_t_raw)
+        other_p = other
+        value0 = other_t + (self_p <= other_p).logical_or(other_p.isnan()) * (self_t - other_t)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def fmax(result, self, other):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    other_t_raw = fw_grad(other)
+    if self_t_raw is None and other_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        other_t = tangent_or_zeros(other, other_t_raw)
+        other_p = other
+        value0 = other_t + (self_p > other_p).logical_or(other_p.isnan()) * (self_t - other_t)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def special_xlog1py(result, self, other):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    other_t_raw = fw_grad(other)
+    if self_t_raw is None and other_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        other_t = tangent_or_zeros(other, other_t_raw)
+        other_p = other
+        value0 = at.special_xlog1py(self_t, other_p).masked_fill((self_p == 0.0) & (other_p <= -1.0), 0.0) + other_t * self_p / (other_p + 1)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
 def special_xlog1py_self_scalar(result, self, other):
     if not (result.dtype.is_floating_point or result.dtype.is_complex):
         return
@@ -5713,6 +6624,24 @@ def special_xlog1py_other_scalar(result, self, other):
     try:
         self_t = tangent_or_zeros(self, self_t_raw)
         value0 = (at.special_xlog1py_other_scalar(self_t.conj(), other) if other > -1.0 else at.special_xlog1py_other_scalar(self_t.conj(), other).masked_fill(self == 0.0, 0.0)).conj()
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def angle(result, self):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        value0 = handle_r_to_c(result.dtype, angle_backward(self_t.conj(), self_p).conj())
     finally:
         state.fw_grad_mode = prev
     set_differentiable(result, value0)
@@ -5764,6 +6693,23 @@ def diag_embed(result, self, offset, dim1, dim2):
     try:
         self_t = tangent_or_zeros(self, self_t_raw)
         value0 = at.diag_embed(self_t, offset, dim1, dim2)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def diagonal_copy(result, self, offset, dim1, dim2):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value0 = at.diagonal_copy(self_t, offset, dim1, dim2)
     finally:
         state.fw_grad_mode = prev
     set_differentiable(result, value0)
@@ -6196,6 +7142,211 @@ def masked_scatter(result, self, mask, source):
     set_differentiable(result, value0)
 
 
+def median(result, self):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        value0 = evenly_read_jvp(self_t, self_p, result)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def median_dim(result, self, dim, keepdim):
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        indices = result[1]
+        value0 = gather_with_keepdimed_indices(self_t, dim, indices, keepdim)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result[0], value0)
+
+
+def nanmedian(result, self):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        value0 = evenly_read_jvp(self_t, self_p, result)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def nanmedian_dim(result, self, dim, keepdim):
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        indices = result[1]
+        value0 = gather_with_keepdimed_indices(self_t, dim, indices, keepdim)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result[0], value0)
+
+
+def kthvalue(result, self, k, dim, keepdim):
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        indices = result[1]
+        value0 = gather_with_keepdimed_indices(self_t, dim, indices, keepdim)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result[0], value0)
+
+
+def mode(result, self, dim, keepdim):
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        indices = result[1]
+        value0 = gather_with_keepdimed_indices(self_t, dim, indices, keepdim)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result[0], value0)
+
+
+def var_mean_correction(result, self, dim, correction, keepdim):
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        value0 = var_jvp(self_p, self_t, dim, correction, keepdim)
+        value1 = at.mean_dim(self_t, [] if dim is None else dim, keepdim, None)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result[0], value0)
+    set_differentiable(result[1], value1)
+
+
+def std_mean_correction(result, self, dim, correction, keepdim):
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        result0 = result[0]
+        value0 = std_jvp(self_p, self_t, result0, dim, correction, keepdim)
+        value1 = at.mean_dim(self_t, [] if dim is None else dim, keepdim, None)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result[0], value0)
+    set_differentiable(result[1], value1)
+
+
+def nansum(result, self, dim, keepdim, dtype):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        value0 = at.sum_dim_IntList(at.where_ScalarSelf(self_p.isnan(), 0.0, self_t), dim, keepdim, dtype)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def cummax(result, self, dim):
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        indices = result[1]
+        value0 = self_t.gather(dim, indices)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result[0], value0)
+
+
+def cummin(result, self, dim):
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        indices = result[1]
+        value0 = self_t.gather(dim, indices)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result[0], value0)
+
+
+def logcumsumexp(result, self, dim):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        value0 = logcumsumexp_jvp(self_p, self_t, dim)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
 def slice_scatter(result, self, src, dim, start, end, step):
     if not (result.dtype.is_floating_point or result.dtype.is_complex):
         return
@@ -6435,6 +7586,32 @@ def elu(result, self, alpha, scale, input_scale):
     set_differentiable(result, value0)
 
 
+def elu__pre(self, alpha, scale, input_scale):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return None
+    return (self_t_raw, None)
+
+
+def elu_(fw, self, alpha, scale, input_scale):
+    self_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = elu_backward(self_t, alpha, scale, input_scale, True, result)
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
 def celu(result, self, alpha):
     if not (result.dtype.is_floating_point or result.dtype.is_complex):
         return
@@ -6452,6 +7629,32 @@ def celu(result, self, alpha):
     set_differentiable(result, value0)
 
 
+def celu__pre(self, alpha):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return None
+    return (self_t_raw, None)
+
+
+def celu_(fw, self, alpha):
+    self_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = elu_backward(self_t, alpha, 1, 1.0 / alpha, True, result)
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
 def leaky_relu(result, self, negative_slope):
     if not (result.dtype.is_floating_point or result.dtype.is_complex):
         return
@@ -6467,6 +7670,32 @@ def leaky_relu(result, self, negative_slope):
     finally:
         state.fw_grad_mode = prev
     set_differentiable(result, value0)
+
+
+def leaky_relu__pre(self, negative_slope):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return None
+    return (self_t_raw, None)
+
+
+def leaky_relu_(fw, self, negative_slope):
+    self_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = leaky_relu_backward(self_t.conj(), result, negative_slope, True).conj()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
 
 
 def hardtanh(result, self, min_val, max_val):
@@ -6752,6 +7981,200 @@ def threshold(result, self, threshold, value):
     try:
         self_t = tangent_or_zeros(self, self_t_raw)
         value0 = (threshold_backward(self_t.conj(), self, threshold)).conj()
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def threshold__pre(self, threshold, value):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return None
+    return (self_t_raw, clone_primal(self))
+
+
+def threshold_(fw, self, threshold, value):
+    self_t_raw, original_self = fw
+    result = self
+    self = original_self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        value = threshold_backward(self_t.conj(), self_p, threshold).conj()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
+def glu(result, self, dim):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        value0 = glu_jvp(result, self_p, self_t, dim)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def log_sigmoid_forward(result, self):
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        buffer = result[1]
+        value0 = log_sigmoid_backward(self_t.conj(), self_p, buffer).conj()
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result[0], value0)
+
+
+def native_layer_norm(result, input, normalized_shape, weight, bias, eps):
+    input_t_raw = fw_grad(input)
+    weight_t_raw = None if weight is None else fw_grad(weight)
+    bias_t_raw = None if bias is None else fw_grad(bias)
+    if input_t_raw is None and weight_t_raw is None and bias_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        input_t = tangent_or_zeros(input, input_t_raw)
+        input_p = input
+        weight_t = tangent_or_zeros(weight, weight_t_raw)
+        weight_p = weight
+        bias_t = tangent_or_zeros(bias, bias_t_raw)
+        bias_p = bias
+        result1 = result[1]
+        result2 = result[2]
+        value0 = layer_norm_jvp(input_p, input_t, weight_p, weight_t, bias_p, bias_t, result1, result2, normalized_shape)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result[0], value0)
+
+
+def native_batch_norm(result, input, weight, bias, running_mean, running_var, training, momentum, eps):
+    input_t_raw = fw_grad(input)
+    weight_t_raw = None if weight is None else fw_grad(weight)
+    bias_t_raw = None if bias is None else fw_grad(bias)
+    if input_t_raw is None and weight_t_raw is None and bias_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        input_t = tangent_or_zeros(input, input_t_raw)
+        input_p = input
+        weight_t = tangent_or_zeros(weight, weight_t_raw)
+        weight_p = weight
+        bias_t = tangent_or_zeros(bias, bias_t_raw)
+        bias_p = bias
+        result1 = result[1]
+        result2 = result[2]
+        value0 = batch_norm_jvp(input_p, input_t, weight_p, weight_t, bias_p, bias_t, running_mean, running_var, result1, result2, training, eps)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result[0], value0)
+
+
+def smooth_l1_loss(result, self, target, reduction, beta):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    target_t_raw = fw_grad(target)
+    if self_t_raw is None and target_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        target_t = tangent_or_zeros(target, target_t_raw)
+        target_p = target
+        value0 = apply_loss_reduction(smooth_l1_loss_backward(self_t.conj(), self_p, target_p, 0, beta).conj() + smooth_l1_loss_backward(target_t.conj(), target_p, self_p, 0, beta).conj(), reduction)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def huber_loss(result, self, target, reduction, delta):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    target_t_raw = fw_grad(target)
+    if self_t_raw is None and target_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        target_t = tangent_or_zeros(target, target_t_raw)
+        target_p = target
+        value0 = apply_loss_reduction(huber_loss_backward(self_t.conj(), self_p, target_p, 0, delta).conj() + huber_loss_backward(target_t.conj(), target_p, self_p, 0, delta).conj(), reduction)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def convolution(result, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    input_t_raw = fw_grad(input)
+    weight_t_raw = fw_grad(weight)
+    bias_t_raw = None if bias is None else fw_grad(bias)
+    if input_t_raw is None and weight_t_raw is None and bias_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        input_t = tangent_or_zeros(input, input_t_raw)
+        input_p = input
+        weight_t = tangent_or_zeros(weight, weight_t_raw)
+        weight_p = weight
+        bias_t = tangent_or_zeros(bias, bias_t_raw)
+        bias_p = bias
+        value0 = convolution_jvp(input_p, input_t, weight_p, weight_t, bias_p, bias_t, stride, padding, dilation, transposed, output_padding, groups)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def constant_pad_nd(result, self, pad, value):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value0 = at.constant_pad_nd(self_t, pad, 0)
     finally:
         state.fw_grad_mode = prev
     set_differentiable(result, value0)
@@ -7426,6 +8849,74 @@ def _fft_c2c(result, self, dim, normalization, forward):
     set_differentiable(result, value0)
 
 
+def expand_copy(result, self, size, implicit):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value0 = at.expand_copy(self_t, size, implicit)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def permute_copy(result, self, dims):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value0 = at.permute_copy(self_t, dims)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def as_strided_copy(result, self, size, stride, storage_offset):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value0 = at.as_strided_copy(self_t, size, stride, storage_offset)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def alias_copy(result, self):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value0 = at.alias_copy(self_t)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
 def narrow_copy(result, self, dim, start, length):
     if not (result.dtype.is_floating_point or result.dtype.is_complex):
         return
@@ -7441,6 +8932,172 @@ def narrow_copy(result, self, dim, start, length):
     finally:
         state.fw_grad_mode = prev
     set_differentiable(result, value0)
+
+
+def view_copy(result, self, size):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value0 = at.view_copy(self_t, size)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def unfold_copy(result, self, dimension, size, step):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value0 = at.unfold_copy(self_t, dimension, size, step)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def squeeze_copy(result, self):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value0 = at.squeeze_copy(self_t)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def squeeze_copy_dim(result, self, dim):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value0 = at.squeeze_copy_dim(self_t, dim)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def squeeze_copy_dims(result, self, dim):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value0 = at.squeeze_copy_dims(self_t, dim)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def unsqueeze_copy(result, self, dim):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value0 = at.unsqueeze_copy(self_t, dim)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def transpose_copy_int(result, self, dim0, dim1):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value0 = at.transpose_copy_int(self_t, dim0, dim1)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def t_copy(result, self):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value0 = at.t_copy(self_t)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def split_with_sizes_copy(result, self, split_sizes, dim):
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value0 = at.split_with_sizes_copy(self_t, split_sizes, dim)
+    finally:
+        state.fw_grad_mode = prev
+    set_fw_grads(result, value0)
+
+
+def unbind_copy_int(result, self, dim):
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value0 = at.unbind_copy_int(self_t, dim)
+    finally:
+        state.fw_grad_mode = prev
+    set_fw_grads(result, value0)
 
 
 def as_strided_scatter(result, self, src, size, stride, storage_offset):
@@ -7498,6 +9155,110 @@ def fill_Tensor(result, self, value):
     set_differentiable(result, value0)
 
 
+def cauchy__pre(self, median, sigma, generator):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return None
+    return (self_t_raw, None)
+
+
+def cauchy_(fw, self, median, sigma, generator):
+    self_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = self_t.zero_()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
+def log_normal__pre(self, mean, std, generator):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return None
+    return (self_t_raw, None)
+
+
+def log_normal_(fw, self, mean, std, generator):
+    self_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = self_t.zero_()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
+def exponential__pre(self, lambd, generator):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return None
+    return (self_t_raw, None)
+
+
+def exponential_(fw, self, lambd, generator):
+    self_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = self_t.zero_()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
+def geometric__pre(self, p, generator):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return None
+    return (self_t_raw, None)
+
+
+def geometric_(fw, self, p, generator):
+    self_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = self_t.zero_()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
 def normal_Tensor_float(result, mean, std, generator):
     if not (result.dtype.is_floating_point or result.dtype.is_complex):
         return
@@ -7529,6 +9290,40 @@ def normal_float_Tensor(result, mean, std, generator):
         std_t = tangent_or_zeros(std, std_t_raw)
         std_sizes = std._sizes
         value0 = (zeros_with_options(std_sizes, std_t.conj().dtype, std_t.conj().device)).conj()
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def view_as_real(result, self):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value0 = at.view_as_real(self_t)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def view_as_complex(result, self):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value0 = at.view_as_complex(self_t)
     finally:
         state.fw_grad_mode = prev
     set_differentiable(result, value0)

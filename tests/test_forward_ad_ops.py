@@ -353,3 +353,45 @@ def _compare_tangent_only(fn, inputs, tangents):
             )
             tangent = fw.unpack_dual(fn(lib, dual)).tangent
             assert tangent is not None and not tangent.any()
+
+
+POOLS = {
+    "max_pool1d": (lambda t, a: t.nn.functional.max_pool1d(a, 2), [(1, 2, 6)], ANY),
+    "max_pool2d": (lambda t, a: t.nn.functional.max_pool2d(a, 2), [(1, 2, 4, 4)], ANY),
+    "adaptive_max_pool2d": (
+        lambda t, a: t.nn.functional.adaptive_max_pool2d(a, 2),
+        [(1, 2, 4, 4)],
+        ANY,
+    ),
+    "avg_pool2d": (lambda t, a: t.nn.functional.avg_pool2d(a, 2), [(1, 2, 4, 4)], ANY),
+    "prelu": (lambda t, a, w: t.nn.functional.prelu(a, w), [(2, 3), (1,)], ANY),
+    "bce": (
+        lambda t, a, b: t.nn.functional.binary_cross_entropy(a.sigmoid(), b.sigmoid()),
+        [(2, 3), (2, 3)],
+        ANY,
+    ),
+    "bce_logits": (
+        lambda t, a, b: t.nn.functional.binary_cross_entropy_with_logits(a, b.sigmoid()),
+        [(2, 3), (2, 3)],
+        ANY,
+    ),
+    "cross": (lambda t, a, b: t.linalg.cross(a, b), [(2, 3), (2, 3)], ANY),
+    "polar": (lambda t, a, b: t.polar(a, b).abs(), [(3,), (3,)], POS),
+    "dist": (lambda t, a, b: t.dist(a, b), [(2, 3), (2, 3)], ANY),
+    "inv": (lambda t, a: t.linalg.inv(a + 3 * t.eye(3)), [(3, 3)], UNIT),
+    "soft_margin": (
+        lambda t, a: t.nn.functional.soft_margin_loss(a, t.tensor([[1.0, -1.0, 1.0]])),
+        [(1, 3)],
+        ANY,
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(POOLS))
+@settings(max_examples=3, deadline=None)
+@given(data=st.data())
+def test_nn_and_linalg_jvp_matches_torch(name, data):
+    fn, shapes, bounds = POOLS[name]
+    inputs = _arrays(shapes, bounds, data)
+    tangents = _arrays(shapes, ANY, data)
+    compare_jvp(fn, inputs, tangents, rtol=1e-4, atol=1e-5)

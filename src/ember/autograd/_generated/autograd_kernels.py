@@ -15193,8 +15193,6 @@ def frexp_Tensor(ks, self):
     if requires:
         node = nodes.FrexpBackward0()
         node._next_edges = (gradient_edge(self),)
-    if FW.active:
-        forbid_forward("frexp", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -15204,6 +15202,8 @@ def frexp_Tensor(ks, self):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_exponent = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.frexp_Tensor(result, self)
     return result
 
 
@@ -16972,8 +16972,6 @@ def dist(ks, self, other, p):
         node._raw_saved_other = SavedVariable(other)
         node._saved_p = p
         node._raw_saved_self = SavedVariable(self)
-    if FW.active:
-        forbid_forward("dist", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -16983,6 +16981,8 @@ def dist(ks, self, other, p):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.dist(result, self, other, p)
     return result
 
 
@@ -18659,8 +18659,6 @@ def _prelu_kernel(ks, self, weight):
         node._next_edges = (gradient_edge(self), gradient_edge(weight))
         node._raw_saved_self = SavedVariable(self)
         node._raw_saved_weight = SavedVariable(weight)
-    if FW.active:
-        forbid_forward("_prelu_kernel", self, weight)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -18669,6 +18667,8 @@ def _prelu_kernel(ks, self, weight):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw._prelu_kernel(result, self, weight)
     return result
 
 
@@ -19040,8 +19040,6 @@ def soft_margin_loss(ks, self, target, reduction):
         node._saved_reduction = reduction
         node._raw_saved_self = SavedVariable(self)
         node._raw_saved_target = SavedVariable(target)
-    if FW.active:
-        forbid_forward("soft_margin_loss", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -19050,6 +19048,8 @@ def soft_margin_loss(ks, self, target, reduction):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.soft_margin_loss(result, self, target, reduction)
     return result
 
 
@@ -19096,8 +19096,6 @@ def binary_cross_entropy(ks, self, target, weight, reduction):
         node._raw_saved_self = SavedVariable(self)
         node._raw_saved_target = SavedVariable(target)
         node._raw_saved_weight = SavedVariable(weight)
-    if FW.active:
-        forbid_forward("binary_cross_entropy", self, target)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -19106,6 +19104,8 @@ def binary_cross_entropy(ks, self, target, weight, reduction):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.binary_cross_entropy(result, self, target, weight, reduction)
     return result
 
 
@@ -19157,8 +19157,6 @@ def binary_cross_entropy_with_logits(ks, self, target, weight, pos_weight, reduc
         node._raw_saved_self = SavedVariable(self)
         node._raw_saved_target = SavedVariable(target)
         node._raw_saved_weight = SavedVariable(weight)
-    if FW.active:
-        forbid_forward("binary_cross_entropy_with_logits", self, target)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -19167,6 +19165,8 @@ def binary_cross_entropy_with_logits(ks, self, target, weight, pos_weight, reduc
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.binary_cross_entropy_with_logits(result, self, target, weight, pos_weight, reduction)
     return result
 
 
@@ -19650,8 +19650,6 @@ def max_pool2d_with_indices(ks, self, kernel_size, stride, padding, dilation, ce
         node._saved_padding = padding
         node._raw_saved_self = SavedVariable(self)
         node._saved_stride = stride
-    if FW.active:
-        forbid_forward("max_pool2d_with_indices", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -19661,6 +19659,8 @@ def max_pool2d_with_indices(ks, self, kernel_size, stride, padding, dilation, ce
     if requires:
         set_history((result[0],), node)
         node._raw_saved_result1 = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.max_pool2d_with_indices(result, self, kernel_size, stride, padding, dilation, ceil_mode)
     return result
 
 
@@ -19705,8 +19705,6 @@ def max_pool3d_with_indices(ks, self, kernel_size, stride, padding, dilation, ce
         node._saved_padding = padding
         node._raw_saved_self = SavedVariable(self)
         node._saved_stride = stride
-    if FW.active:
-        forbid_forward("max_pool3d_with_indices", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -19716,6 +19714,8 @@ def max_pool3d_with_indices(ks, self, kernel_size, stride, padding, dilation, ce
     if requires:
         set_history((result[0],), node)
         node._raw_saved_result1 = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.max_pool3d_with_indices(result, self, kernel_size, stride, padding, dilation, ceil_mode)
     return result
 
 
@@ -19934,8 +19934,6 @@ def adaptive_max_pool2d(ks, self, output_size):
         node = nodes.AdaptiveMaxPool2DBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self)
-    if FW.active:
-        forbid_forward("adaptive_max_pool2d", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -19945,6 +19943,8 @@ def adaptive_max_pool2d(ks, self, output_size):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_result1 = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.adaptive_max_pool2d(result, self, output_size)
     return result
 
 
@@ -20860,8 +20860,6 @@ def linalg_inv_ex(ks, A, check_errors):
     if requires:
         node = nodes.LinalgInvExBackward0()
         node._next_edges = (gradient_edge(A),)
-    if FW.active:
-        forbid_forward("linalg_inv_ex", A)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -20871,6 +20869,8 @@ def linalg_inv_ex(ks, A, check_errors):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_inverse = SavedVariable(result[0], True)
+    if FW.active:
+        _fw.linalg_inv_ex(result, A, check_errors)
     return result
 
 
@@ -23050,8 +23050,6 @@ def complex(ks, real, imag):
     if requires:
         node = nodes.ComplexBackward0()
         node._next_edges = (gradient_edge(real), gradient_edge(imag))
-    if FW.active:
-        forbid_forward("complex", real, imag)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -23060,6 +23058,8 @@ def complex(ks, real, imag):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.complex(result, real, imag)
     return result
 
 
@@ -23088,8 +23088,6 @@ def polar(ks, abs, angle):
     if requires:
         node = nodes.PolarBackward0()
         node._next_edges = (gradient_edge(abs), gradient_edge(angle))
-    if FW.active:
-        forbid_forward("polar", abs, angle)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -23099,6 +23097,8 @@ def polar(ks, abs, angle):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.polar(result, abs, angle)
     return result
 
 
@@ -23774,8 +23774,6 @@ def linalg_cross(ks, self, other, dim):
             node._raw_saved_other = SavedVariable(other)
         if node.should_compute_output(1):
             node._raw_saved_self = SavedVariable(self)
-    if FW.active:
-        forbid_forward("linalg_cross", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -23784,6 +23782,8 @@ def linalg_cross(ks, self, other, dim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.linalg_cross(result, self, other, dim)
     return result
 
 
@@ -24273,8 +24273,6 @@ def adaptive_max_pool3d(ks, self, output_size):
         node = nodes.AdaptiveMaxPool3DBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self)
-    if FW.active:
-        forbid_forward("adaptive_max_pool3d", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -24284,6 +24282,8 @@ def adaptive_max_pool3d(ks, self, output_size):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_result1 = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.adaptive_max_pool3d(result, self, output_size)
     return result
 
 

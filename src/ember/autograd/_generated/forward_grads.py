@@ -12,6 +12,10 @@ from ember.autograd.formulas import (
     apply_loss_reduction,
     at,
     batch_norm_jvp,
+    binary_cross_entropy_backward,
+    binary_cross_entropy_target_backward,
+    binary_cross_entropy_with_logits_backward,
+    binary_cross_entropy_with_logits_target_backward,
     clamp_backward,
     clamp_jvp,
     convolution_jvp,
@@ -57,6 +61,7 @@ from ember.autograd.formulas import (
     silu_backward,
     sinc_backward,
     smooth_l1_loss_backward,
+    soft_margin_loss_backward,
     softplus_backward,
     softshrink_backward,
     std_jvp,
@@ -6647,6 +6652,22 @@ def angle(result, self):
     set_differentiable(result, value0)
 
 
+def frexp_Tensor(result, self):
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        exponent = result[1]
+        value0 = self_t / exponent.exp2()
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result[0], value0)
+
+
 def rot90(result, self, k, dims):
     if not (result.dtype.is_floating_point or result.dtype.is_complex):
         return
@@ -7404,6 +7425,27 @@ def diagonal_scatter(result, self, src, offset, dim1, dim2):
     set_differentiable(result, value0)
 
 
+def dist(result, self, other, p):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    other_t_raw = fw_grad(other)
+    if self_t_raw is None and other_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        other_t = tangent_or_zeros(other, other_t_raw)
+        other_p = other
+        value0 = norm_jvp(self_p - other_p, self_t - other_t, p, result)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
 def addr(result, self, vec1, vec2, beta, alpha):
     if not (result.dtype.is_floating_point or result.dtype.is_complex):
         return
@@ -8049,6 +8091,27 @@ def log_sigmoid_forward(result, self):
     set_differentiable(result[0], value0)
 
 
+def _prelu_kernel(result, self, weight):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    weight_t_raw = fw_grad(weight)
+    if self_t_raw is None and weight_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        weight_t = tangent_or_zeros(weight, weight_t_raw)
+        weight_p = weight
+        value0 = at.where_self(self_p >= 0, self_t, weight_p * self_t + weight_t * self_p)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
 def native_layer_norm(result, input, normalized_shape, weight, bias, eps):
     input_t_raw = fw_grad(input)
     weight_t_raw = None if weight is None else fw_grad(weight)
@@ -8134,6 +8197,66 @@ def huber_loss(result, self, target, reduction, delta):
         target_t = tangent_or_zeros(target, target_t_raw)
         target_p = target
         value0 = apply_loss_reduction(huber_loss_backward(self_t.conj(), self_p, target_p, 0, delta).conj() + huber_loss_backward(target_t.conj(), target_p, self_p, 0, delta).conj(), reduction)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def soft_margin_loss(result, self, target, reduction):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        value0 = apply_loss_reduction(soft_margin_loss_backward(self_t.conj(), self_p, target, 0).conj(), reduction)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def binary_cross_entropy(result, self, target, weight, reduction):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    target_t_raw = fw_grad(target)
+    if self_t_raw is None and target_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        target_t = tangent_or_zeros(target, target_t_raw)
+        target_p = target
+        value0 = apply_loss_reduction(binary_cross_entropy_backward(self_t, self_p, target_p, weight, 0) + binary_cross_entropy_target_backward(target_t, self_p, target_p, weight, 0), reduction)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def binary_cross_entropy_with_logits(result, self, target, weight, pos_weight, reduction):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    target_t_raw = fw_grad(target)
+    if self_t_raw is None and target_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        target_t = tangent_or_zeros(target, target_t_raw)
+        target_p = target
+        value0 = apply_loss_reduction(binary_cross_entropy_with_logits_backward(self_t, self_p, target_p, weight, pos_weight, 0) + binary_cross_entropy_with_logits_target_backward(target_t, self_p, target_p, weight, pos_weight, 0), reduction)
     finally:
         state.fw_grad_mode = prev
     set_differentiable(result, value0)
@@ -8282,6 +8405,22 @@ def replication_pad3d(result, self, padding):
     set_differentiable(result, value0)
 
 
+def max_pool2d_with_indices(result, self, kernel_size, stride, padding, dilation, ceil_mode):
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        result1 = result[1]
+        value0 = at.gather(self_t.flatten(-2), -1, result1.flatten(-2), False).view_as(result1)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result[0], value0)
+
+
 def max_pool2d_with_indices_backward(result, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices):
     if not (result.dtype.is_floating_point or result.dtype.is_complex):
         return
@@ -8299,6 +8438,22 @@ def max_pool2d_with_indices_backward(result, grad_output, self, kernel_size, str
     finally:
         state.fw_grad_mode = prev
     set_differentiable(result, value0)
+
+
+def max_pool3d_with_indices(result, self, kernel_size, stride, padding, dilation, ceil_mode):
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        result1 = result[1]
+        value0 = at.gather(self_t.flatten(-3), -1, result1.flatten(-3), False).view_as(result1)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result[0], value0)
 
 
 def max_pool3d_with_indices_backward(result, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices):
@@ -8369,6 +8524,22 @@ def _adaptive_avg_pool2d(result, self, output_size):
     finally:
         state.fw_grad_mode = prev
     set_differentiable(result, value0)
+
+
+def adaptive_max_pool2d(result, self, output_size):
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        result1 = result[1]
+        value0 = at.gather(self_t.flatten(-2), -1, result1.flatten(-2), False).view_as(result1)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result[0], value0)
 
 
 def adaptive_max_pool2d_backward(result, grad_output, self, indices):
@@ -8796,6 +8967,22 @@ def pixel_unshuffle(result, self, downscale_factor):
     finally:
         state.fw_grad_mode = prev
     set_differentiable(result, value0)
+
+
+def linalg_inv_ex(result, A, check_errors):
+    A_t_raw = fw_grad(A)
+    if A_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        A_t = tangent_or_zeros(A, A_t_raw)
+        inverse = result[0]
+        value0 = -at.matmul(at.matmul(inverse, A_t), inverse)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result[0], value0)
 
 
 def _fft_r2c(result, self, dim, normalization, onesided):
@@ -9329,6 +9516,67 @@ def view_as_complex(result, self):
     set_differentiable(result, value0)
 
 
+def complex(result, real, imag):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    real_t_raw = fw_grad(real)
+    imag_t_raw = fw_grad(imag)
+    if real_t_raw is None and imag_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        real_t = tangent_or_zeros(real, real_t_raw)
+        imag_t = tangent_or_zeros(imag, imag_t_raw)
+        value0 = at.complex(real_t, imag_t)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def polar(result, abs, angle):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    abs_t_raw = fw_grad(abs)
+    angle_t_raw = fw_grad(angle)
+    if abs_t_raw is None and angle_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        abs_t = tangent_or_zeros(abs, abs_t_raw)
+        abs_p = abs
+        angle_t = tangent_or_zeros(angle, angle_t_raw)
+        angle_p = angle
+        value0 = at.complex(abs_t * angle_p.cos() - angle_t * abs_p * angle_p.sin(), abs_t * angle_p.sin() + angle_t * abs_p * angle_p.cos())
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def linalg_cross(result, self, other, dim):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    other_t_raw = fw_grad(other)
+    if self_t_raw is None and other_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        other_t = tangent_or_zeros(other, other_t_raw)
+        other_p = other
+        value0 = at.linalg_cross(self_t, other_p, dim) + at.linalg_cross(self_p, other_t, dim)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
 def channel_shuffle(result, self, groups):
     if not (result.dtype.is_floating_point or result.dtype.is_complex):
         return
@@ -9361,6 +9609,22 @@ def _adaptive_avg_pool3d(result, self, output_size):
     finally:
         state.fw_grad_mode = prev
     set_differentiable(result, value0)
+
+
+def adaptive_max_pool3d(result, self, output_size):
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        result1 = result[1]
+        value0 = at.gather(self_t.flatten(-3), -1, result1.flatten(-3), False).view_as(result1)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result[0], value0)
 
 
 def adaptive_max_pool3d_backward(result, grad_output, self, indices):

@@ -307,3 +307,31 @@ def test_forward_grad_mode_off_hides_tangents(fw_enabled):
             return shown, fw.unpack_dual(out).tangent is None
 
     _both(run)
+
+
+def test_out_variants_refuse_tangents():
+    def run(lib):
+        fw = _fw(lib)
+        with fw.dual_level():
+            dual = fw.make_dual(lib.tensor([1.0, -2.0, 0.0]), lib.ones(3))
+            return [
+                _error(lambda: lib.sin(dual, out=lib.empty(3))),
+                _error(lambda: lib.add(dual, dual, out=lib.empty(3))),
+                _error(lambda: lib.sum(dual, 0, out=lib.empty(()))),
+                _error(lambda: lib.add(lib.ones(3), lib.ones(3), out=dual)),
+                _error(lambda: lib.mm(dual.view(1, 3), dual.view(3, 1), out=lib.empty(1, 1))),
+                lib.add(lib.ones(3), lib.ones(3), out=lib.empty(3)).tolist(),
+            ]
+
+    assert _both(run)[0][0] == "NotImplementedError"
+
+
+def test_sgn_of_a_real_dual_has_a_plain_zero_tangent():
+    def run(lib):
+        fw = _fw(lib)
+        with fw.dual_level():
+            dual = fw.make_dual(lib.tensor([1.0, -2.0, 0.0]), lib.ones(3))
+            tangent = fw.unpack_dual(lib.sgn(dual)).tangent
+            return tangent._is_zerotensor(), tangent.tolist()
+
+    _both(run)

@@ -478,6 +478,7 @@ from ember.autograd.formulas_forward import (  # noqa: E402, F401 (derivatives.y
     logsumexp_jvp,
     norm_jvp,
     prod_jvp,
+    sgn_jvp,
     std_jvp,
     var_jvp,
 )

@@ -27,6 +27,7 @@ __all__ = [
     "logsumexp_jvp",
     "norm_jvp",
     "prod_jvp",
+    "sgn_jvp",
     "std_jvp",
     "var_jvp",
 ]
@@ -126,6 +127,16 @@ def std_jvp(self_p, self_t, result, dim, correction, keepdim: bool):
     return (var_jvp(self_p, self_t, dim, correction, keepdim) / (2.0 * result)).masked_fill(
         result == 0, 0
     )
+
+
+def sgn_jvp(self_p, self_t, result):
+    """sgn's tangent: sgn_backward's formula, which is zero for a real input (a plain zero
+    tensor here, as PyTorch's; ember's backward helper gives a ZeroTensor)."""
+    if not self_p.dtype.is_complex:
+        return at.zeros_like(self_t, None, None, None, None, None)
+    from .formulas import sgn_backward
+
+    return sgn_backward(self_p, self_t, result)
 
 
 def copy_tangent(src_t, sizes):

@@ -19,8 +19,8 @@ tangent, with forward grad mode off (See Note [Forward grads]). An in-place oper
 formula sees `self` as it was before the call (a clone, taken only when the formula reads
 it), `result` as it is after; its value is copied into self's tangent when self has one,
 unless the formula already changed that tangent in place. An operator with a formula
-for its backward but none forward, or with no entry, refuses a tangent before it runs,
-with PyTorch's NotImplementedError. The kernels pay one read of `forward_state.active`.
+for its backward but none forward, or with no entry, and every out= overload refuse a
+tangent before they run, with PyTorch's NotImplementedError. The kernels pay one read of `forward_state.active`.
 """
 
 from __future__ import annotations
@@ -267,6 +267,12 @@ def kernel_before(op: AutogradOp) -> list[str]:
         return [
             "    if FW.active:",
             f'        forbid_forward_fallback("{op.f.base_name}", {", ".join(tensors)})',
+        ]
+    if op.kind == "out":
+        tensors = [a.name for a in op.f.func.arguments if is_tensor_type(a)]
+        return [
+            "    if FW.active:",
+            f'        forbid_forward_out("{op.f.base_name}_out", {", ".join(tensors)})',
         ]
     if op.kind != "record":
         return []

@@ -11,6 +11,7 @@ from ember.autograd._generated import nodes
 from ember.autograd.forward_grad import (
     forbid_forward,
     forbid_forward_fallback,
+    forbid_forward_out,
     forward_state as FW,
 )
 from ember.autograd.variable_type import (
@@ -88,6 +89,8 @@ def abs_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="abs"))
+    if FW.active:
+        forbid_forward_out("abs_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -275,6 +278,8 @@ def add_out(ks, self, other, alpha, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="add"))
+    if FW.active:
+        forbid_forward_out("add_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1787,6 +1792,8 @@ def bmm_out(ks, self, mat2, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or mat2._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="bmm"))
+    if FW.active:
+        forbid_forward_out("bmm_out", self, mat2, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1873,6 +1880,8 @@ def cat_out(ks, tensors, dim, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (any_requires_grad(tensors) or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="cat"))
+    if FW.active:
+        forbid_forward_out("cat_out", tensors, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1993,6 +2002,8 @@ def clamp_out(ks, self, min, max, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="clamp"))
+    if FW.active:
+        forbid_forward_out("clamp_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2009,6 +2020,8 @@ def clamp_Tensor_out(ks, self, min, max, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or (min is not None and min._requires_grad) or (max is not None and max._requires_grad) or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="clamp"))
+    if FW.active:
+        forbid_forward_out("clamp_out", self, min, max, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2097,6 +2110,8 @@ def cos_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="cos"))
+    if FW.active:
+        forbid_forward_out("cos_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2166,6 +2181,8 @@ def cumprod_out(ks, self, dim, dtype, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="cumprod"))
+    if FW.active:
+        forbid_forward_out("cumprod_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2232,6 +2249,8 @@ def cumsum_out(ks, self, dim, dtype, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="cumsum"))
+    if FW.active:
+        forbid_forward_out("cumsum_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2330,6 +2349,8 @@ def div_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="div"))
+    if FW.active:
+        forbid_forward_out("div_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2404,6 +2425,8 @@ def div_out_mode(ks, self, other, rounding_mode, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="div"))
+    if FW.active:
+        forbid_forward_out("div_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2638,6 +2661,8 @@ def acos_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="acos"))
+    if FW.active:
+        forbid_forward_out("acos_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2702,6 +2727,8 @@ def asin_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="asin"))
+    if FW.active:
+        forbid_forward_out("asin_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2766,6 +2793,8 @@ def atan_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="atan"))
+    if FW.active:
+        forbid_forward_out("atan_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2830,6 +2859,8 @@ def tan_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="tan"))
+    if FW.active:
+        forbid_forward_out("tan_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2894,6 +2925,8 @@ def sinh_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sinh"))
+    if FW.active:
+        forbid_forward_out("sinh_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2958,6 +2991,8 @@ def cosh_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="cosh"))
+    if FW.active:
+        forbid_forward_out("cosh_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3022,6 +3057,8 @@ def expm1_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="expm1"))
+    if FW.active:
+        forbid_forward_out("expm1_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3086,6 +3123,8 @@ def log2_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="log2"))
+    if FW.active:
+        forbid_forward_out("log2_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3150,6 +3189,8 @@ def log10_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="log10"))
+    if FW.active:
+        forbid_forward_out("log10_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3214,6 +3255,8 @@ def exp_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="exp"))
+    if FW.active:
+        forbid_forward_out("exp_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3405,6 +3448,8 @@ def index_Tensor_out(ks, self, indices, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="index"))
+    if FW.active:
+        forbid_forward_out("index_out", self, indices, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3576,6 +3621,8 @@ def log_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="log"))
+    if FW.active:
+        forbid_forward_out("log_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3640,6 +3687,8 @@ def log1p_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="log1p"))
+    if FW.active:
+        forbid_forward_out("log1p_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3680,6 +3729,8 @@ def _log_softmax_out(ks, self, dim, half_to_float, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_log_softmax"))
+    if FW.active:
+        forbid_forward_out("_log_softmax_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3722,6 +3773,8 @@ def _log_softmax_backward_data_out(ks, grad_output, output, dim, input_dtype, ou
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (grad_output._requires_grad or output._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_log_softmax_backward_data"))
+    if FW.active:
+        forbid_forward_out("_log_softmax_backward_data_out", grad_output, output, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3790,6 +3843,8 @@ def max_dim_max(ks, self, dim, keepdim, max, max_values):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or max._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="max"))
+    if FW.active:
+        forbid_forward_out("max_out", self, max, max_values)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3832,6 +3887,8 @@ def amax_out(ks, self, dim, keepdim, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="amax"))
+    if FW.active:
+        forbid_forward_out("amax_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3872,6 +3929,8 @@ def mean_dtype_out(ks, self, dtype, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="mean"))
+    if FW.active:
+        forbid_forward_out("mean_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3914,6 +3973,8 @@ def mean_out(ks, self, dim, keepdim, dtype, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="mean"))
+    if FW.active:
+        forbid_forward_out("mean_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3956,6 +4017,8 @@ def min_dim_min(ks, self, dim, keepdim, min, min_indices):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or min._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="min"))
+    if FW.active:
+        forbid_forward_out("min_out", self, min, min_indices)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3998,6 +4061,8 @@ def amin_out(ks, self, dim, keepdim, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="amin"))
+    if FW.active:
+        forbid_forward_out("amin_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4048,6 +4113,8 @@ def mm_out(ks, self, mat2, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or mat2._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="mm"))
+    if FW.active:
+        forbid_forward_out("mm_out", self, mat2, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4171,6 +4238,8 @@ def mul_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="mul"))
+    if FW.active:
+        forbid_forward_out("mul_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5147,6 +5216,8 @@ def bernoulli_out(ks, self, generator, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="bernoulli"))
+    if FW.active:
+        forbid_forward_out("bernoulli_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5281,6 +5352,8 @@ def neg_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="neg"))
+    if FW.active:
+        forbid_forward_out("neg_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5345,6 +5418,8 @@ def threshold_backward_grad_input(ks, grad_output, self, threshold, grad_input):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (grad_output._requires_grad or self._requires_grad or grad_input._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="threshold_backward"))
+    if FW.active:
+        forbid_forward_out("threshold_backward_out", grad_output, self, grad_input)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5387,6 +5462,8 @@ def gelu_out(ks, self, approximate, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="gelu"))
+    if FW.active:
+        forbid_forward_out("gelu_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5501,6 +5578,8 @@ def rsqrt_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="rsqrt"))
+    if FW.active:
+        forbid_forward_out("rsqrt_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5565,6 +5644,8 @@ def reciprocal_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="reciprocal"))
+    if FW.active:
+        forbid_forward_out("reciprocal_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5654,6 +5735,8 @@ def sigmoid_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sigmoid"))
+    if FW.active:
+        forbid_forward_out("sigmoid_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5670,6 +5753,8 @@ def sigmoid_backward_grad_input(ks, grad_output, output, grad_input):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (grad_output._requires_grad or output._requires_grad or grad_input._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sigmoid_backward"))
+    if FW.active:
+        forbid_forward_out("sigmoid_backward_out", grad_output, output, grad_input)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5759,6 +5844,8 @@ def sin_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sin"))
+    if FW.active:
+        forbid_forward_out("sin_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5840,6 +5927,8 @@ def _softmax_out(ks, self, dim, half_to_float, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_softmax"))
+    if FW.active:
+        forbid_forward_out("_softmax_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5882,6 +5971,8 @@ def _softmax_backward_data_out(ks, grad_output, output, dim, input_dtype, grad_i
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (grad_output._requires_grad or output._requires_grad or grad_input._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_softmax_backward_data"))
+    if FW.active:
+        forbid_forward_out("_softmax_backward_data_out", grad_output, output, grad_input)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6045,6 +6136,8 @@ def stack_out(ks, tensors, dim, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (any_requires_grad(tensors) or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="stack"))
+    if FW.active:
+        forbid_forward_out("stack_out", tensors, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6109,6 +6202,8 @@ def sum_IntList_out(ks, self, dim, keepdim, dtype, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sum"))
+    if FW.active:
+        forbid_forward_out("sum_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6173,6 +6268,8 @@ def sqrt_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sqrt"))
+    if FW.active:
+        forbid_forward_out("sqrt_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6216,6 +6313,8 @@ def std_correction_out(ks, self, dim, correction, keepdim, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="std"))
+    if FW.active:
+        forbid_forward_out("std_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6282,6 +6381,8 @@ def prod_int_out(ks, self, dim, keepdim, dtype, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="prod"))
+    if FW.active:
+        forbid_forward_out("prod_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6368,6 +6469,8 @@ def tanh_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="tanh"))
+    if FW.active:
+        forbid_forward_out("tanh_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6384,6 +6487,8 @@ def tanh_backward_grad_input(ks, grad_output, output, grad_input):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (grad_output._requires_grad or output._requires_grad or grad_input._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="tanh_backward"))
+    if FW.active:
+        forbid_forward_out("tanh_backward_out", grad_output, output, grad_input)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6568,6 +6673,8 @@ def var_correction_out(ks, self, dim, correction, keepdim, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="var"))
+    if FW.active:
+        forbid_forward_out("var_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6607,6 +6714,8 @@ def where_self_out(ks, condition, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="where"))
+    if FW.active:
+        forbid_forward_out("where_out", condition, self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6886,6 +6995,8 @@ def norm_out(ks, self, p, dim, keepdim, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="norm"))
+    if FW.active:
+        forbid_forward_out("norm_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6927,6 +7038,8 @@ def linalg_lstsq_out(ks, self, b, rcond, driver, solution, residuals, rank, sing
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or b._requires_grad or solution._requires_grad or residuals._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="linalg_lstsq"))
+    if FW.active:
+        forbid_forward_out("linalg_lstsq_out", self, b, solution, residuals, rank, singular_values)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6970,6 +7083,8 @@ def linalg_vector_norm_out(ks, self, ord, dim, keepdim, dtype, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="linalg_vector_norm"))
+    if FW.active:
+        forbid_forward_out("linalg_vector_norm_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7008,6 +7123,8 @@ def sub_out(ks, self, other, alpha, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sub"))
+    if FW.active:
+        forbid_forward_out("sub_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7177,6 +7294,8 @@ def addmm_out(ks, self, mat1, mat2, beta, alpha, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or mat1._requires_grad or mat2._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="addmm"))
+    if FW.active:
+        forbid_forward_out("addmm_out", self, mat1, mat2, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7378,6 +7497,8 @@ def addmv_out(ks, self, mat, vec, beta, alpha, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or mat._requires_grad or vec._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="addmv"))
+    if FW.active:
+        forbid_forward_out("addmv_out", self, mat, vec, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7420,6 +7541,8 @@ def mv_out(ks, self, vec, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or vec._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="mv"))
+    if FW.active:
+        forbid_forward_out("mv_out", self, vec, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7682,6 +7805,8 @@ def scatter_src_out(ks, self, dim, index, src, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or src._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="scatter"))
+    if FW.active:
+        forbid_forward_out("scatter_out", self, index, src, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7748,6 +7873,8 @@ def scatter_value_out(ks, self, dim, index, value, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="scatter"))
+    if FW.active:
+        forbid_forward_out("scatter_out", self, index, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8008,6 +8135,8 @@ def triu_out(ks, self, diagonal, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="triu"))
+    if FW.active:
+        forbid_forward_out("triu_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8047,6 +8176,8 @@ def tril_out(ks, self, diagonal, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="tril"))
+    if FW.active:
+        forbid_forward_out("tril_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8712,6 +8843,8 @@ def index_select_out(ks, self, dim, index, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="index_select"))
+    if FW.active:
+        forbid_forward_out("index_select_out", self, index, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8753,6 +8886,8 @@ def gather_out(ks, self, dim, index, sparse_grad, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="gather"))
+    if FW.active:
+        forbid_forward_out("gather_out", self, index, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8840,6 +8975,8 @@ def sign_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sign"))
+    if FW.active:
+        forbid_forward_out("sign_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8878,6 +9015,8 @@ def remainder_Scalar_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="remainder"))
+    if FW.active:
+        forbid_forward_out("remainder_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8918,6 +9057,8 @@ def remainder_Tensor_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="remainder"))
+    if FW.active:
+        forbid_forward_out("remainder_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9034,6 +9175,8 @@ def min_unary_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="min"))
+    if FW.active:
+        forbid_forward_out("min_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9074,6 +9217,8 @@ def max_unary_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="max"))
+    if FW.active:
+        forbid_forward_out("max_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9114,6 +9259,8 @@ def maximum_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="maximum"))
+    if FW.active:
+        forbid_forward_out("maximum_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9154,6 +9301,8 @@ def minimum_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="minimum"))
+    if FW.active:
+        forbid_forward_out("minimum_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9170,6 +9319,8 @@ def sort_values(ks, self, dim, descending, values, indices):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or values._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sort"))
+    if FW.active:
+        forbid_forward_out("sort_out", self, values, indices)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9211,6 +9362,8 @@ def sort_values_stable(ks, self, stable, dim, descending, values, indices):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or values._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sort"))
+    if FW.active:
+        forbid_forward_out("sort_out", self, values, indices)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9252,6 +9405,8 @@ def topk_values(ks, self, k, dim, largest, sorted, values, indices):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or values._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="topk"))
+    if FW.active:
+        forbid_forward_out("topk_out", self, values, indices)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9349,6 +9504,8 @@ def pow_Tensor_Tensor_out(ks, self, exponent, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or exponent._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="pow"))
+    if FW.active:
+        forbid_forward_out("pow_out", self, exponent, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9391,6 +9548,8 @@ def pow_Scalar_out(ks, self, exponent, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (exponent._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="pow"))
+    if FW.active:
+        forbid_forward_out("pow_out", exponent, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9432,6 +9591,8 @@ def pow_Tensor_Scalar_out(ks, self, exponent, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="pow"))
+    if FW.active:
+        forbid_forward_out("pow_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9659,6 +9820,8 @@ def mse_loss_out(ks, self, target, reduction, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or target._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="mse_loss"))
+    if FW.active:
+        forbid_forward_out("mse_loss_out", self, target, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9700,6 +9863,8 @@ def nll_loss_forward_output(ks, self, target, weight, reduction, ignore_index, o
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or (weight is not None and weight._requires_grad) or output._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="nll_loss_forward"))
+    if FW.active:
+        forbid_forward_out("nll_loss_forward_out", self, target, weight, output, total_weight)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9746,6 +9911,8 @@ def nll_loss_backward_grad_input(ks, grad_output, self, target, weight, reductio
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (grad_output._requires_grad or self._requires_grad or (weight is not None and weight._requires_grad) or total_weight._requires_grad or grad_input._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="nll_loss_backward"))
+    if FW.active:
+        forbid_forward_out("nll_loss_backward_out", grad_output, self, target, weight, total_weight, grad_input)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10001,6 +10168,8 @@ def norm_dtype_out(ks, self, p, dim, keepdim, dtype, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="norm"))
+    if FW.active:
+        forbid_forward_out("norm_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10214,6 +10383,8 @@ def addcmul_out(ks, self, tensor1, tensor2, value, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or tensor1._requires_grad or tensor2._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="addcmul"))
+    if FW.active:
+        forbid_forward_out("addcmul_out", self, tensor1, tensor2, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10300,6 +10471,8 @@ def addcdiv_out(ks, self, tensor1, tensor2, value, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or tensor1._requires_grad or tensor2._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="addcdiv"))
+    if FW.active:
+        forbid_forward_out("addcdiv_out", self, tensor1, tensor2, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10382,6 +10555,8 @@ def lerp_Scalar_out(ks, self, end, weight, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or end._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="lerp"))
+    if FW.active:
+        forbid_forward_out("lerp_out", self, end, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10398,6 +10573,8 @@ def lerp_Tensor_out(ks, self, end, weight, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or end._requires_grad or weight._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="lerp"))
+    if FW.active:
+        forbid_forward_out("lerp_out", self, end, weight, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10570,6 +10747,8 @@ def sgn_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sgn"))
+    if FW.active:
+        forbid_forward_out("sgn_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10632,6 +10811,8 @@ def acosh_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="acosh"))
+    if FW.active:
+        forbid_forward_out("acosh_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10694,6 +10875,8 @@ def asinh_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="asinh"))
+    if FW.active:
+        forbid_forward_out("asinh_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10756,6 +10939,8 @@ def atanh_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="atanh"))
+    if FW.active:
+        forbid_forward_out("atanh_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10818,6 +11003,8 @@ def ceil_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="ceil"))
+    if FW.active:
+        forbid_forward_out("ceil_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10882,6 +11069,8 @@ def erf_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="erf"))
+    if FW.active:
+        forbid_forward_out("erf_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10946,6 +11135,8 @@ def erfc_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="erfc"))
+    if FW.active:
+        forbid_forward_out("erfc_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11010,6 +11201,8 @@ def exp2_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="exp2"))
+    if FW.active:
+        forbid_forward_out("exp2_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11072,6 +11265,8 @@ def floor_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="floor"))
+    if FW.active:
+        forbid_forward_out("floor_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11134,6 +11329,8 @@ def frac_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="frac"))
+    if FW.active:
+        forbid_forward_out("frac_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11198,6 +11395,8 @@ def nan_to_num_out(ks, self, nan, posinf, neginf, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="nan_to_num"))
+    if FW.active:
+        forbid_forward_out("nan_to_num_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11214,6 +11413,8 @@ def mvlgamma_out(ks, self, p, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="mvlgamma"))
+    if FW.active:
+        forbid_forward_out("mvlgamma_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11326,6 +11527,8 @@ def rad2deg_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="rad2deg"))
+    if FW.active:
+        forbid_forward_out("rad2deg_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11388,6 +11591,8 @@ def deg2rad_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="deg2rad"))
+    if FW.active:
+        forbid_forward_out("deg2rad_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11450,6 +11655,8 @@ def round_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="round"))
+    if FW.active:
+        forbid_forward_out("round_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11512,6 +11719,8 @@ def round_decimals_out(ks, self, decimals, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="round"))
+    if FW.active:
+        forbid_forward_out("round_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11578,6 +11787,8 @@ def logit_out(ks, self, eps, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="logit"))
+    if FW.active:
+        forbid_forward_out("logit_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11642,6 +11853,8 @@ def sinc_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sinc"))
+    if FW.active:
+        forbid_forward_out("sinc_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11704,6 +11917,8 @@ def trunc_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="trunc"))
+    if FW.active:
+        forbid_forward_out("trunc_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11745,6 +11960,8 @@ def lgamma_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="lgamma"))
+    if FW.active:
+        forbid_forward_out("lgamma_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11809,6 +12026,8 @@ def digamma_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="digamma"))
+    if FW.active:
+        forbid_forward_out("digamma_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11848,6 +12067,8 @@ def polygamma_out(ks, n, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="polygamma"))
+    if FW.active:
+        forbid_forward_out("polygamma_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11962,6 +12183,8 @@ def erfinv_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="erfinv"))
+    if FW.active:
+        forbid_forward_out("erfinv_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12026,6 +12249,8 @@ def i0_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="i0"))
+    if FW.active:
+        forbid_forward_out("i0_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12163,6 +12388,8 @@ def special_entr_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="special_entr"))
+    if FW.active:
+        forbid_forward_out("special_entr_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12202,6 +12429,8 @@ def special_ndtri_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="special_ndtri"))
+    if FW.active:
+        forbid_forward_out("special_ndtri_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12242,6 +12471,8 @@ def special_log_ndtr_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="special_log_ndtr"))
+    if FW.active:
+        forbid_forward_out("special_log_ndtr_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12282,6 +12513,8 @@ def special_erfcx_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="special_erfcx"))
+    if FW.active:
+        forbid_forward_out("special_erfcx_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12322,6 +12555,8 @@ def special_i0e_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="special_i0e"))
+    if FW.active:
+        forbid_forward_out("special_i0e_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12362,6 +12597,8 @@ def special_i1_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="special_i1"))
+    if FW.active:
+        forbid_forward_out("special_i1_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12402,6 +12639,8 @@ def special_i1e_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="special_i1e"))
+    if FW.active:
+        forbid_forward_out("special_i1e_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12726,6 +12965,8 @@ def copysign_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="copysign"))
+    if FW.active:
+        forbid_forward_out("copysign_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12850,6 +13091,8 @@ def copysign_Scalar_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="copysign"))
+    if FW.active:
+        forbid_forward_out("copysign_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12966,6 +13209,8 @@ def clamp_max_out(ks, self, max, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="clamp_max"))
+    if FW.active:
+        forbid_forward_out("clamp_max_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12982,6 +13227,8 @@ def clamp_max_Tensor_out(ks, self, max, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or max._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="clamp_max"))
+    if FW.active:
+        forbid_forward_out("clamp_max_out", self, max, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -13098,6 +13345,8 @@ def clamp_min_out(ks, self, min, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="clamp_min"))
+    if FW.active:
+        forbid_forward_out("clamp_min_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -13114,6 +13363,8 @@ def clamp_min_Tensor_out(ks, self, min, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or min._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="clamp_min"))
+    if FW.active:
+        forbid_forward_out("clamp_min_out", self, min, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -13320,6 +13571,8 @@ def ldexp_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="ldexp"))
+    if FW.active:
+        forbid_forward_out("ldexp_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -13336,6 +13589,8 @@ def logaddexp_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="logaddexp"))
+    if FW.active:
+        forbid_forward_out("logaddexp_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -13376,6 +13631,8 @@ def logaddexp2_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="logaddexp2"))
+    if FW.active:
+        forbid_forward_out("logaddexp2_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -13540,6 +13797,8 @@ def xlogy_OutTensor(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="xlogy"))
+    if FW.active:
+        forbid_forward_out("xlogy_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -13556,6 +13815,8 @@ def xlogy_OutScalar_Self(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="xlogy"))
+    if FW.active:
+        forbid_forward_out("xlogy_out", other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -13572,6 +13833,8 @@ def xlogy_OutScalar_Other(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="xlogy"))
+    if FW.active:
+        forbid_forward_out("xlogy_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -13656,6 +13919,8 @@ def atan2_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="atan2"))
+    if FW.active:
+        forbid_forward_out("atan2_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -13722,6 +13987,8 @@ def fmod_Scalar_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="fmod"))
+    if FW.active:
+        forbid_forward_out("fmod_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -13784,6 +14051,8 @@ def fmod_Tensor_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="fmod"))
+    if FW.active:
+        forbid_forward_out("fmod_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -13854,6 +14123,8 @@ def hypot_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="hypot"))
+    if FW.active:
+        forbid_forward_out("hypot_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -13926,6 +14197,8 @@ def igamma_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="igamma"))
+    if FW.active:
+        forbid_forward_out("igamma_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -13995,6 +14268,8 @@ def igammac_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="igammac"))
+    if FW.active:
+        forbid_forward_out("igammac_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -14064,6 +14339,8 @@ def nextafter_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="nextafter"))
+    if FW.active:
+        forbid_forward_out("nextafter_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -14156,6 +14433,8 @@ def fmin_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="fmin"))
+    if FW.active:
+        forbid_forward_out("fmin_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -14196,6 +14475,8 @@ def fmax_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="fmax"))
+    if FW.active:
+        forbid_forward_out("fmax_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -14284,6 +14565,8 @@ def special_xlog1py_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="special_xlog1py"))
+    if FW.active:
+        forbid_forward_out("special_xlog1py_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -14300,6 +14583,8 @@ def special_xlog1py_self_scalar_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="special_xlog1py"))
+    if FW.active:
+        forbid_forward_out("special_xlog1py_out", other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -14316,6 +14601,8 @@ def special_xlog1py_other_scalar_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="special_xlog1py"))
+    if FW.active:
+        forbid_forward_out("special_xlog1py_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -14404,6 +14691,8 @@ def special_zeta_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="special_zeta"))
+    if FW.active:
+        forbid_forward_out("special_zeta_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -14420,6 +14709,8 @@ def special_zeta_self_scalar_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="special_zeta"))
+    if FW.active:
+        forbid_forward_out("special_zeta_out", other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -14436,6 +14727,8 @@ def special_zeta_other_scalar_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="special_zeta"))
+    if FW.active:
+        forbid_forward_out("special_zeta_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -15175,6 +15468,8 @@ def angle_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="angle"))
+    if FW.active:
+        forbid_forward_out("angle_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -15214,6 +15509,8 @@ def frexp_Tensor_out(ks, self, mantissa, exponent):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or mantissa._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="frexp"))
+    if FW.active:
+        forbid_forward_out("frexp_out", self, mantissa, exponent)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -15561,6 +15858,8 @@ def index_add_out(ks, self, dim, index, source, alpha, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or source._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="index_add"))
+    if FW.active:
+        forbid_forward_out("index_add_out", self, index, source, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -15639,6 +15938,8 @@ def index_copy_out(ks, self, dim, index, source, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or source._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="index_copy"))
+    if FW.active:
+        forbid_forward_out("index_copy_out", self, index, source, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -15863,6 +16164,8 @@ def scatter_add_out(ks, self, dim, index, src, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or src._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="scatter_add"))
+    if FW.active:
+        forbid_forward_out("scatter_add_out", self, index, src, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -15938,6 +16241,8 @@ def scatter_reduce_two_out(ks, self, dim, index, src, reduce, include_self, out)
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or src._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="scatter_reduce"))
+    if FW.active:
+        forbid_forward_out("scatter_reduce_out", self, index, src, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -15954,6 +16259,8 @@ def take_out(ks, self, index, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="take"))
+    if FW.active:
+        forbid_forward_out("take_out", self, index, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16054,6 +16361,8 @@ def masked_select_out(ks, self, mask, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="masked_select"))
+    if FW.active:
+        forbid_forward_out("masked_select_out", self, mask, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16248,6 +16557,8 @@ def median_dim_values(ks, self, dim, keepdim, values, indices):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or values._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="median"))
+    if FW.active:
+        forbid_forward_out("median_out", self, values, indices)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16314,6 +16625,8 @@ def nanmedian_dim_values(ks, self, dim, keepdim, values, indices):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or values._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="nanmedian"))
+    if FW.active:
+        forbid_forward_out("nanmedian_out", self, values, indices)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16356,6 +16669,8 @@ def kthvalue_values(ks, self, k, dim, keepdim, values, indices):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or values._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="kthvalue"))
+    if FW.active:
+        forbid_forward_out("kthvalue_out", self, values, indices)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16398,6 +16713,8 @@ def mode_values(ks, self, dim, keepdim, values, indices):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or values._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="mode"))
+    if FW.active:
+        forbid_forward_out("mode_out", self, values, indices)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16493,6 +16810,8 @@ def nansum_out(ks, self, dim, keepdim, dtype, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="nansum"))
+    if FW.active:
+        forbid_forward_out("nansum_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16536,6 +16855,8 @@ def aminmax_out(ks, self, dim, keepdim, min, max):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or min._requires_grad or max._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="aminmax"))
+    if FW.active:
+        forbid_forward_out("aminmax_out", self, min, max)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16577,6 +16898,8 @@ def cummax_out(ks, self, dim, values, indices):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or values._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="cummax"))
+    if FW.active:
+        forbid_forward_out("cummax_out", self, values, indices)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16632,6 +16955,8 @@ def cummin_out(ks, self, dim, values, indices):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or values._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="cummin"))
+    if FW.active:
+        forbid_forward_out("cummin_out", self, values, indices)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16732,6 +17057,8 @@ def logcumsumexp_out(ks, self, dim, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="logcumsumexp"))
+    if FW.active:
+        forbid_forward_out("logcumsumexp_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -17203,6 +17530,8 @@ def addr_out(ks, self, vec1, vec2, beta, alpha, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or vec1._requires_grad or vec2._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="addr"))
+    if FW.active:
+        forbid_forward_out("addr_out", self, vec1, vec2, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -17281,6 +17610,8 @@ def baddbmm_out(ks, self, batch1, batch2, beta, alpha, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or batch1._requires_grad or batch2._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="baddbmm"))
+    if FW.active:
+        forbid_forward_out("baddbmm_out", self, batch1, batch2, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -17333,6 +17664,8 @@ def addbmm_out(ks, self, batch1, batch2, beta, alpha, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or batch1._requires_grad or batch2._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="addbmm"))
+    if FW.active:
+        forbid_forward_out("addbmm_out", self, batch1, batch2, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -17428,6 +17761,8 @@ def elu_out(ks, self, alpha, scale, input_scale, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="elu"))
+    if FW.active:
+        forbid_forward_out("elu_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -17498,6 +17833,8 @@ def elu_backward_grad_input(ks, grad_output, alpha, scale, input_scale, is_resul
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (grad_output._requires_grad or self_or_result._requires_grad or grad_input._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="elu_backward"))
+    if FW.active:
+        forbid_forward_out("elu_backward_out", grad_output, self_or_result, grad_input)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -17593,6 +17930,8 @@ def leaky_relu_out(ks, self, negative_slope, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="leaky_relu"))
+    if FW.active:
+        forbid_forward_out("leaky_relu_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -17659,6 +17998,8 @@ def leaky_relu_backward_grad_input(ks, grad_output, self, negative_slope, self_i
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (grad_output._requires_grad or self._requires_grad or grad_input._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="leaky_relu_backward"))
+    if FW.active:
+        forbid_forward_out("leaky_relu_backward_out", grad_output, self, grad_input)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -17701,6 +18042,8 @@ def hardtanh_out(ks, self, min_val, max_val, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="hardtanh"))
+    if FW.active:
+        forbid_forward_out("hardtanh_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -17769,6 +18112,8 @@ def hardtanh_backward_grad_input(ks, grad_output, self, min_val, max_val, grad_i
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (grad_output._requires_grad or self._requires_grad or grad_input._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="hardtanh_backward"))
+    if FW.active:
+        forbid_forward_out("hardtanh_backward_out", grad_output, self, grad_input)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -17813,6 +18158,8 @@ def softplus_out(ks, self, beta, threshold, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="softplus"))
+    if FW.active:
+        forbid_forward_out("softplus_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -17854,6 +18201,8 @@ def softplus_backward_grad_input(ks, grad_output, self, beta, threshold, grad_in
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (grad_output._requires_grad or self._requires_grad or grad_input._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="softplus_backward"))
+    if FW.active:
+        forbid_forward_out("softplus_backward_out", grad_output, self, grad_input)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -17945,6 +18294,8 @@ def silu_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="silu"))
+    if FW.active:
+        forbid_forward_out("silu_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -18054,6 +18405,8 @@ def mish_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="mish"))
+    if FW.active:
+        forbid_forward_out("mish_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -18092,6 +18445,8 @@ def hardswish_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="hardswish"))
+    if FW.active:
+        forbid_forward_out("hardswish_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -18181,6 +18536,8 @@ def hardsigmoid_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="hardsigmoid"))
+    if FW.active:
+        forbid_forward_out("hardsigmoid_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -18290,6 +18647,8 @@ def softshrink_out(ks, self, lambd, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="softshrink"))
+    if FW.active:
+        forbid_forward_out("softshrink_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -18330,6 +18689,8 @@ def softshrink_backward_grad_input(ks, grad_output, self, lambd, grad_input):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (grad_output._requires_grad or self._requires_grad or grad_input._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="softshrink_backward"))
+    if FW.active:
+        forbid_forward_out("softshrink_backward_out", grad_output, self, grad_input)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -18372,6 +18733,8 @@ def hardshrink_out(ks, self, lambd, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="hardshrink"))
+    if FW.active:
+        forbid_forward_out("hardshrink_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -18412,6 +18775,8 @@ def hardshrink_backward_grad_input(ks, grad_out, self, lambd, grad_input):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (grad_out._requires_grad or self._requires_grad or grad_input._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="hardshrink_backward"))
+    if FW.active:
+        forbid_forward_out("hardshrink_backward_out", grad_out, self, grad_input)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -18504,6 +18869,8 @@ def threshold_out(ks, self, threshold, value, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="threshold"))
+    if FW.active:
+        forbid_forward_out("threshold_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -18520,6 +18887,8 @@ def glu_out(ks, self, dim, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="glu"))
+    if FW.active:
+        forbid_forward_out("glu_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -18560,6 +18929,8 @@ def glu_backward_grad_input(ks, grad_output, self, dim, grad_input):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (grad_output._requires_grad or self._requires_grad or grad_input._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="glu_backward"))
+    if FW.active:
+        forbid_forward_out("glu_backward_out", grad_output, self, grad_input)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -18705,6 +19076,8 @@ def gelu_backward_grad_input(ks, grad_output, self, approximate, grad_input):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (grad_output._requires_grad or self._requires_grad or grad_input._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="gelu_backward"))
+    if FW.active:
+        forbid_forward_out("gelu_backward_out", grad_output, self, grad_input)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -18910,6 +19283,8 @@ def smooth_l1_loss_out(ks, self, target, reduction, beta, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or target._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="smooth_l1_loss"))
+    if FW.active:
+        forbid_forward_out("smooth_l1_loss_out", self, target, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20600,6 +20975,8 @@ def upsample_nearest1d_out(ks, self, output_size, scales, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="upsample_nearest1d"))
+    if FW.active:
+        forbid_forward_out("upsample_nearest1d_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20616,6 +20993,8 @@ def upsample_nearest2d_out(ks, self, output_size, scales_h, scales_w, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="upsample_nearest2d"))
+    if FW.active:
+        forbid_forward_out("upsample_nearest2d_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20632,6 +21011,8 @@ def upsample_nearest3d_out(ks, self, output_size, scales_d, scales_h, scales_w, 
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="upsample_nearest3d"))
+    if FW.active:
+        forbid_forward_out("upsample_nearest3d_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20648,6 +21029,8 @@ def _upsample_nearest_exact1d_out(ks, self, output_size, scales, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_upsample_nearest_exact1d"))
+    if FW.active:
+        forbid_forward_out("_upsample_nearest_exact1d_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20664,6 +21047,8 @@ def _upsample_nearest_exact2d_out(ks, self, output_size, scales_h, scales_w, out
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_upsample_nearest_exact2d"))
+    if FW.active:
+        forbid_forward_out("_upsample_nearest_exact2d_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20680,6 +21065,8 @@ def _upsample_nearest_exact3d_out(ks, self, output_size, scales_d, scales_h, sca
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_upsample_nearest_exact3d"))
+    if FW.active:
+        forbid_forward_out("_upsample_nearest_exact3d_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20696,6 +21083,8 @@ def upsample_linear1d_out(ks, self, output_size, align_corners, scales, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="upsample_linear1d"))
+    if FW.active:
+        forbid_forward_out("upsample_linear1d_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20712,6 +21101,8 @@ def upsample_bilinear2d_out(ks, self, output_size, align_corners, scales_h, scal
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="upsample_bilinear2d"))
+    if FW.active:
+        forbid_forward_out("upsample_bilinear2d_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20728,6 +21119,8 @@ def upsample_bicubic2d_out(ks, self, output_size, align_corners, scales_h, scale
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="upsample_bicubic2d"))
+    if FW.active:
+        forbid_forward_out("upsample_bicubic2d_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20744,6 +21137,8 @@ def upsample_trilinear3d_out(ks, self, output_size, align_corners, scales_d, sca
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="upsample_trilinear3d"))
+    if FW.active:
+        forbid_forward_out("upsample_trilinear3d_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20786,6 +21181,8 @@ def _linalg_det_result(ks, A, result, LU, pivots):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (A._requires_grad or result._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_linalg_det"))
+    if FW.active:
+        forbid_forward_out("_linalg_det_out", A, result, LU, pivots)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20828,6 +21225,8 @@ def _linalg_slogdet_sign(ks, A, sign, logabsdet, LU, pivots):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (A._requires_grad or sign._requires_grad or logabsdet._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_linalg_slogdet"))
+    if FW.active:
+        forbid_forward_out("_linalg_slogdet_out", A, sign, logabsdet, LU, pivots)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20881,6 +21280,8 @@ def linalg_inv_ex_inverse(ks, A, check_errors, inverse, info):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (A._requires_grad or inverse._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="linalg_inv_ex"))
+    if FW.active:
+        forbid_forward_out("linalg_inv_ex_out", A, inverse, info)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20923,6 +21324,8 @@ def _linalg_solve_ex_result(ks, A, B, left, check_errors, result, LU, pivots, in
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (A._requires_grad or B._requires_grad or result._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_linalg_solve_ex"))
+    if FW.active:
+        forbid_forward_out("_linalg_solve_ex_out", A, B, result, LU, pivots, info)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20963,6 +21366,8 @@ def linalg_cholesky_ex_L(ks, self, upper, check_errors, L, info):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or L._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="linalg_cholesky_ex"))
+    if FW.active:
+        forbid_forward_out("linalg_cholesky_ex_out", self, L, info)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -21004,6 +21409,8 @@ def linalg_qr_out(ks, A, mode, Q, R):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (A._requires_grad or Q._requires_grad or R._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="linalg_qr"))
+    if FW.active:
+        forbid_forward_out("linalg_qr_out", A, Q, R)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -21046,6 +21453,8 @@ def _linalg_svd_U(ks, A, full_matrices, compute_uv, driver, U, S, Vh):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (A._requires_grad or U._requires_grad or S._requires_grad or Vh._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_linalg_svd"))
+    if FW.active:
+        forbid_forward_out("_linalg_svd_out", A, U, S, Vh)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -21086,6 +21495,8 @@ def _linalg_eigh_eigenvalues(ks, A, UPLO, compute_v, eigenvalues, eigenvectors):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (A._requires_grad or eigenvalues._requires_grad or eigenvectors._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_linalg_eigh"))
+    if FW.active:
+        forbid_forward_out("_linalg_eigh_out", A, eigenvalues, eigenvectors)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -21128,6 +21539,8 @@ def _fft_r2c_out(ks, self, dim, normalization, onesided, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_fft_r2c"))
+    if FW.active:
+        forbid_forward_out("_fft_r2c_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -21168,6 +21581,8 @@ def _fft_c2r_out(ks, self, dim, normalization, last_dim_size, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_fft_c2r"))
+    if FW.active:
+        forbid_forward_out("_fft_c2r_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -21209,6 +21624,8 @@ def _fft_c2c_out(ks, self, dim, normalization, forward, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_fft_c2c"))
+    if FW.active:
+        forbid_forward_out("_fft_c2c_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -21324,6 +21741,8 @@ def linalg_eig_out(ks, self, eigenvalues, eigenvectors):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or eigenvalues._requires_grad or eigenvectors._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="linalg_eig"))
+    if FW.active:
+        forbid_forward_out("linalg_eig_out", self, eigenvalues, eigenvectors)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -21385,6 +21804,8 @@ def linalg_solve_triangular_out(ks, self, B, upper, left, unitriangular, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or B._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="linalg_solve_triangular"))
+    if FW.active:
+        forbid_forward_out("linalg_solve_triangular_out", self, B, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -21643,6 +22064,8 @@ def narrow_copy_out(ks, self, dim, start, length, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="narrow_copy"))
+    if FW.active:
+        forbid_forward_out("narrow_copy_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -22157,6 +22580,8 @@ def unbind_copy_int_out(ks, self, dim, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (any_requires_grad(out)):
         raise RuntimeError(OUT_ERROR.format(name="unbind_copy"))
+    if FW.active:
+        forbid_forward_out("unbind_copy_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -22365,6 +22790,8 @@ def normal_Tensor_float_out(ks, mean, std, generator, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (mean._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="normal"))
+    if FW.active:
+        forbid_forward_out("normal_out", mean, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -22404,6 +22831,8 @@ def normal_float_Tensor_out(ks, mean, std, generator, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (std._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="normal"))
+    if FW.active:
+        forbid_forward_out("normal_out", std, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -22443,6 +22872,8 @@ def normal_Tensor_Tensor_out(ks, mean, std, generator, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (mean._requires_grad or std._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="normal"))
+    if FW.active:
+        forbid_forward_out("normal_out", mean, std, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -23070,6 +23501,8 @@ def complex_out(ks, real, imag, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (real._requires_grad or imag._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="complex"))
+    if FW.active:
+        forbid_forward_out("complex_out", real, imag, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -23109,6 +23542,8 @@ def polar_out(ks, abs, angle, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (abs._requires_grad or angle._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="polar"))
+    if FW.active:
+        forbid_forward_out("polar_out", abs, angle, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -23297,6 +23732,8 @@ def renorm_out(ks, self, p, dim, maxnorm, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="renorm"))
+    if FW.active:
+        forbid_forward_out("renorm_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -23391,6 +23828,8 @@ def linalg_lu_factor_ex_out(ks, A, pivot, check_errors, LU, pivots, info):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (A._requires_grad or LU._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="linalg_lu_factor_ex"))
+    if FW.active:
+        forbid_forward_out("linalg_lu_factor_ex_out", A, LU, pivots, info)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -23433,6 +23872,8 @@ def linalg_lu_out(ks, A, pivot, P, L, U):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (A._requires_grad or L._requires_grad or U._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="linalg_lu"))
+    if FW.active:
+        forbid_forward_out("linalg_lu_out", A, P, L, U)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -23479,6 +23920,8 @@ def linalg_lu_solve_out(ks, LU, pivots, B, left, adjoint, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (LU._requires_grad or pivots._requires_grad or B._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="linalg_lu_solve"))
+    if FW.active:
+        forbid_forward_out("linalg_lu_solve_out", LU, pivots, B, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -23518,6 +23961,8 @@ def lu_unpack_out(ks, LU_data, LU_pivots, unpack_data, unpack_pivots, P, L, U):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (LU_data._requires_grad or L._requires_grad or U._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="lu_unpack"))
+    if FW.active:
+        forbid_forward_out("lu_unpack_out", LU_data, LU_pivots, P, L, U)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -23534,6 +23979,8 @@ def cholesky_out(ks, self, upper, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="cholesky"))
+    if FW.active:
+        forbid_forward_out("cholesky_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -23574,6 +24021,8 @@ def cholesky_solve_out(ks, self, input2, upper, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or input2._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="cholesky_solve"))
+    if FW.active:
+        forbid_forward_out("cholesky_solve_out", self, input2, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -23663,6 +24112,8 @@ def cholesky_inverse_out(ks, self, upper, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="cholesky_inverse"))
+    if FW.active:
+        forbid_forward_out("cholesky_inverse_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -23679,6 +24130,8 @@ def triangular_solve_X(ks, self, A, upper, transpose, unitriangular, X, M):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or A._requires_grad or X._requires_grad or M._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="triangular_solve"))
+    if FW.active:
+        forbid_forward_out("triangular_solve_out", self, A, X, M)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -23751,6 +24204,8 @@ def linalg_pinv_atol_rtol_tensor_out(ks, self, atol, rtol, hermitian, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or (atol is not None and atol._requires_grad) or (rtol is not None and rtol._requires_grad) or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="linalg_pinv"))
+    if FW.active:
+        forbid_forward_out("linalg_pinv_out", self, atol, rtol, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -23794,6 +24249,8 @@ def linalg_cross_out(ks, self, other, dim, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="linalg_cross"))
+    if FW.active:
+        forbid_forward_out("linalg_cross_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -23833,6 +24290,8 @@ def geqrf_a(ks, self, a, tau):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or a._requires_grad or tau._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="geqrf"))
+    if FW.active:
+        forbid_forward_out("geqrf_out", self, a, tau)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -23871,6 +24330,8 @@ def ormqr_out(ks, self, input2, input3, left, transpose, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or input2._requires_grad or input3._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="ormqr"))
+    if FW.active:
+        forbid_forward_out("ormqr_out", self, input2, input3, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -23940,6 +24401,8 @@ def linalg_householder_product_out(ks, input, tau, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (input._requires_grad or tau._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="linalg_householder_product"))
+    if FW.active:
+        forbid_forward_out("linalg_householder_product_out", input, tau, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -24526,6 +24989,8 @@ def index_reduce_out(ks, self, dim, index, source, reduce, include_self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or source._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="index_reduce"))
+    if FW.active:
+        forbid_forward_out("index_reduce_out", self, index, source, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:

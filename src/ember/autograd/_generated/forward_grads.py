@@ -56,7 +56,7 @@ from ember.autograd.formulas import (
     reciprocal_backward,
     rsqrt_backward,
     scalar_like,
-    sgn_backward,
+    sgn_jvp,
     sigmoid_backward,
     silu_backward,
     sinc_backward,
@@ -4724,7 +4724,7 @@ def sgn(result, self):
     try:
         self_t = tangent_or_zeros(self, self_t_raw)
         self_p = self
-        value0 = sgn_backward(self_p, self_t, result)
+        value0 = sgn_jvp(self_p, self_t, result)
     finally:
         state.fw_grad_mode = prev
     set_differentiable(result, value0)
@@ -4749,7 +4749,7 @@ def sgn_(fw, self):
     try:
         self_t = tangent_or_zeros(self, self_t_raw)
         self_p = self
-        value = sgn_backward(self_p, self_t, result)
+        value = sgn_jvp(self_p, self_t, result)
         if self_t_raw is not None and value is not self_t_raw:
             self_t_raw.copy_(value)
     finally:

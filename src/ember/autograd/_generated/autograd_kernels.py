@@ -6,7 +6,14 @@
 
 from ember.aten.binding import handle
 from ember.aten.registration import impl
+from ember.autograd._generated import forward_grads as _fw
 from ember.autograd._generated import nodes
+from ember.autograd.forward_grad import (
+    forbid_forward,
+    forbid_forward_fallback,
+    forbid_forward_out,
+    forward_state as FW,
+)
 from ember.autograd.variable_type import (
     AFTER_AUTOGRAD,
     BELOW_AD_INPLACE_OR_VIEW,
@@ -45,6 +52,8 @@ def abs(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.abs(result, self)
     return result
 
 
@@ -59,6 +68,7 @@ def abs_(ks, self):
         node = nodes.AbsBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.abs__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -67,6 +77,8 @@ def abs_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.abs_(fw, self)
     return result
 
 
@@ -77,6 +89,8 @@ def abs_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="abs"))
+    if FW.active:
+        forbid_forward_out("abs_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -103,6 +117,8 @@ def _conj(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw._conj(result, self)
     return result
 
 
@@ -123,6 +139,8 @@ def _neg_view(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw._neg_view(result, self)
     return result
 
 
@@ -143,6 +161,8 @@ def _conj_physical(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw._conj_physical(result, self)
     return result
 
 
@@ -156,6 +176,8 @@ def conj_physical_out(ks, self, out):
         check_out_mutable(out, "aten::conj_physical")
         node = NotImplementedNode("aten::conj_physical")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("conj_physical", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -177,6 +199,7 @@ def conj_physical_(ks, self):
         check_inplace(self)
         node = nodes.ConjPhysicalBackward1()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.conj_physical__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -185,6 +208,8 @@ def conj_physical_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.conj_physical_(fw, self)
     return result
 
 
@@ -211,6 +236,8 @@ def add_Tensor(ks, self, other, alpha):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.add_Tensor(result, self, other, alpha)
     return result
 
 
@@ -230,6 +257,7 @@ def add__Tensor(ks, self, other, alpha):
             node._saved_other_dtype = other.dtype
         if node.should_compute_output(0):
             node._saved_self_dtype = self.dtype
+    fw = _fw.add__Tensor_pre(self, other, alpha) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -238,6 +266,8 @@ def add__Tensor(ks, self, other, alpha):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.add__Tensor(fw, self, other, alpha)
     return result
 
 
@@ -248,6 +278,8 @@ def add_out(ks, self, other, alpha, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="add"))
+    if FW.active:
+        forbid_forward_out("add_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -275,6 +307,8 @@ def add_Scalar(ks, self, other, alpha):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.add_Scalar(result, self, other, alpha)
     return result
 
 
@@ -289,6 +323,7 @@ def add__Scalar(ks, self, other, alpha):
         node = nodes.AddBackward1()
         node._next_edges = (gradient_edge(self),)
         node._saved_self_dtype = self.dtype
+    fw = _fw.add__Scalar_pre(self, other, alpha) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -297,6 +332,8 @@ def add__Scalar(ks, self, other, alpha):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.add__Scalar(fw, self, other, alpha)
     return result
 
 
@@ -464,6 +501,8 @@ def arange_out(ks, end, out):
         check_out_mutable(out, "aten::arange")
         node = NotImplementedNode("aten::arange")
         node._next_edges = requiring_edges(out,)
+    if FW.active:
+        forbid_forward_fallback("arange", out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -485,6 +524,8 @@ def arange_start_out(ks, start, end, step, out):
         check_out_mutable(out, "aten::arange")
         node = NotImplementedNode("aten::arange")
         node._next_edges = requiring_edges(out,)
+    if FW.active:
+        forbid_forward_fallback("arange", out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -575,6 +616,8 @@ def as_strided(ks, self, size, stride, storage_offset):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.as_strided(result, self, size, stride, storage_offset)
     return result
 
 
@@ -755,6 +798,8 @@ def bitwise_not(ks, self):
     if requires:
         node = NotImplementedNode("aten::bitwise_not")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("bitwise_not", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -776,6 +821,8 @@ def bitwise_not_(ks, self):
         check_inplace(self)
         node = NotImplementedNode("aten::bitwise_not_")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("bitwise_not_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -797,6 +844,8 @@ def bitwise_not_out(ks, self, out):
         check_out_mutable(out, "aten::bitwise_not")
         node = NotImplementedNode("aten::bitwise_not")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("bitwise_not", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -818,6 +867,8 @@ def bitwise_and_Tensor_out(ks, self, other, out):
         check_out_mutable(out, "aten::bitwise_and")
         node = NotImplementedNode("aten::bitwise_and")
         node._next_edges = requiring_edges(self, other, out)
+    if FW.active:
+        forbid_forward_fallback("bitwise_and", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -839,6 +890,8 @@ def bitwise_and_Scalar_out(ks, self, other, out):
         check_out_mutable(out, "aten::bitwise_and")
         node = NotImplementedNode("aten::bitwise_and")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("bitwise_and", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -859,6 +912,8 @@ def bitwise_and_Scalar(ks, self, other):
     if requires:
         node = NotImplementedNode("aten::bitwise_and")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("bitwise_and", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -879,6 +934,8 @@ def bitwise_and_Scalar_Tensor(ks, self, other):
     if requires:
         node = NotImplementedNode("aten::bitwise_and")
         node._next_edges = requiring_edges(other,)
+    if FW.active:
+        forbid_forward_fallback("bitwise_and", other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -899,6 +956,8 @@ def bitwise_and_Tensor(ks, self, other):
     if requires:
         node = NotImplementedNode("aten::bitwise_and")
         node._next_edges = requiring_edges(self, other)
+    if FW.active:
+        forbid_forward_fallback("bitwise_and", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -920,6 +979,8 @@ def bitwise_and__Scalar(ks, self, other):
         check_inplace(self)
         node = NotImplementedNode("aten::bitwise_and_")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("bitwise_and_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -941,6 +1002,8 @@ def bitwise_and__Tensor(ks, self, other):
         check_inplace(self)
         node = NotImplementedNode("aten::bitwise_and_")
         node._next_edges = requiring_edges(self, other)
+    if FW.active:
+        forbid_forward_fallback("bitwise_and_", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -962,6 +1025,8 @@ def bitwise_or_Tensor_out(ks, self, other, out):
         check_out_mutable(out, "aten::bitwise_or")
         node = NotImplementedNode("aten::bitwise_or")
         node._next_edges = requiring_edges(self, other, out)
+    if FW.active:
+        forbid_forward_fallback("bitwise_or", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -983,6 +1048,8 @@ def bitwise_or_Scalar_out(ks, self, other, out):
         check_out_mutable(out, "aten::bitwise_or")
         node = NotImplementedNode("aten::bitwise_or")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("bitwise_or", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1003,6 +1070,8 @@ def bitwise_or_Scalar(ks, self, other):
     if requires:
         node = NotImplementedNode("aten::bitwise_or")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("bitwise_or", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1023,6 +1092,8 @@ def bitwise_or_Scalar_Tensor(ks, self, other):
     if requires:
         node = NotImplementedNode("aten::bitwise_or")
         node._next_edges = requiring_edges(other,)
+    if FW.active:
+        forbid_forward_fallback("bitwise_or", other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1043,6 +1114,8 @@ def bitwise_or_Tensor(ks, self, other):
     if requires:
         node = NotImplementedNode("aten::bitwise_or")
         node._next_edges = requiring_edges(self, other)
+    if FW.active:
+        forbid_forward_fallback("bitwise_or", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1064,6 +1137,8 @@ def bitwise_or__Scalar(ks, self, other):
         check_inplace(self)
         node = NotImplementedNode("aten::bitwise_or_")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("bitwise_or_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1085,6 +1160,8 @@ def bitwise_or__Tensor(ks, self, other):
         check_inplace(self)
         node = NotImplementedNode("aten::bitwise_or_")
         node._next_edges = requiring_edges(self, other)
+    if FW.active:
+        forbid_forward_fallback("bitwise_or_", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1106,6 +1183,8 @@ def bitwise_xor_Tensor_out(ks, self, other, out):
         check_out_mutable(out, "aten::bitwise_xor")
         node = NotImplementedNode("aten::bitwise_xor")
         node._next_edges = requiring_edges(self, other, out)
+    if FW.active:
+        forbid_forward_fallback("bitwise_xor", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1127,6 +1206,8 @@ def bitwise_xor_Scalar_out(ks, self, other, out):
         check_out_mutable(out, "aten::bitwise_xor")
         node = NotImplementedNode("aten::bitwise_xor")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("bitwise_xor", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1147,6 +1228,8 @@ def bitwise_xor_Scalar(ks, self, other):
     if requires:
         node = NotImplementedNode("aten::bitwise_xor")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("bitwise_xor", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1167,6 +1250,8 @@ def bitwise_xor_Scalar_Tensor(ks, self, other):
     if requires:
         node = NotImplementedNode("aten::bitwise_xor")
         node._next_edges = requiring_edges(other,)
+    if FW.active:
+        forbid_forward_fallback("bitwise_xor", other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1187,6 +1272,8 @@ def bitwise_xor_Tensor(ks, self, other):
     if requires:
         node = NotImplementedNode("aten::bitwise_xor")
         node._next_edges = requiring_edges(self, other)
+    if FW.active:
+        forbid_forward_fallback("bitwise_xor", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1208,6 +1295,8 @@ def bitwise_xor__Scalar(ks, self, other):
         check_inplace(self)
         node = NotImplementedNode("aten::bitwise_xor_")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("bitwise_xor_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1229,6 +1318,8 @@ def bitwise_xor__Tensor(ks, self, other):
         check_inplace(self)
         node = NotImplementedNode("aten::bitwise_xor_")
         node._next_edges = requiring_edges(self, other)
+    if FW.active:
+        forbid_forward_fallback("bitwise_xor_", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1305,6 +1396,8 @@ def bitwise_left_shift_Tensor(ks, self, other):
     if requires:
         node = NotImplementedNode("aten::bitwise_left_shift")
         node._next_edges = requiring_edges(self, other)
+    if FW.active:
+        forbid_forward_fallback("bitwise_left_shift", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1326,6 +1419,8 @@ def bitwise_left_shift__Tensor(ks, self, other):
         check_inplace(self)
         node = NotImplementedNode("aten::bitwise_left_shift_")
         node._next_edges = requiring_edges(self, other)
+    if FW.active:
+        forbid_forward_fallback("bitwise_left_shift_", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1347,6 +1442,8 @@ def bitwise_left_shift_Tensor_out(ks, self, other, out):
         check_out_mutable(out, "aten::bitwise_left_shift")
         node = NotImplementedNode("aten::bitwise_left_shift")
         node._next_edges = requiring_edges(self, other, out)
+    if FW.active:
+        forbid_forward_fallback("bitwise_left_shift", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1367,6 +1464,8 @@ def bitwise_left_shift_Tensor_Scalar(ks, self, other):
     if requires:
         node = NotImplementedNode("aten::bitwise_left_shift")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("bitwise_left_shift", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1388,6 +1487,8 @@ def bitwise_left_shift__Tensor_Scalar(ks, self, other):
         check_inplace(self)
         node = NotImplementedNode("aten::bitwise_left_shift_")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("bitwise_left_shift_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1409,6 +1510,8 @@ def bitwise_left_shift_Tensor_Scalar_out(ks, self, other, out):
         check_out_mutable(out, "aten::bitwise_left_shift")
         node = NotImplementedNode("aten::bitwise_left_shift")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("bitwise_left_shift", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1429,6 +1532,8 @@ def bitwise_left_shift_Scalar_Tensor(ks, self, other):
     if requires:
         node = NotImplementedNode("aten::bitwise_left_shift")
         node._next_edges = requiring_edges(other,)
+    if FW.active:
+        forbid_forward_fallback("bitwise_left_shift", other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1505,6 +1610,8 @@ def bitwise_right_shift_Tensor(ks, self, other):
     if requires:
         node = NotImplementedNode("aten::bitwise_right_shift")
         node._next_edges = requiring_edges(self, other)
+    if FW.active:
+        forbid_forward_fallback("bitwise_right_shift", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1526,6 +1633,8 @@ def bitwise_right_shift__Tensor(ks, self, other):
         check_inplace(self)
         node = NotImplementedNode("aten::bitwise_right_shift_")
         node._next_edges = requiring_edges(self, other)
+    if FW.active:
+        forbid_forward_fallback("bitwise_right_shift_", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1547,6 +1656,8 @@ def bitwise_right_shift_Tensor_out(ks, self, other, out):
         check_out_mutable(out, "aten::bitwise_right_shift")
         node = NotImplementedNode("aten::bitwise_right_shift")
         node._next_edges = requiring_edges(self, other, out)
+    if FW.active:
+        forbid_forward_fallback("bitwise_right_shift", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1567,6 +1678,8 @@ def bitwise_right_shift_Tensor_Scalar(ks, self, other):
     if requires:
         node = NotImplementedNode("aten::bitwise_right_shift")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("bitwise_right_shift", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1588,6 +1701,8 @@ def bitwise_right_shift__Tensor_Scalar(ks, self, other):
         check_inplace(self)
         node = NotImplementedNode("aten::bitwise_right_shift_")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("bitwise_right_shift_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1609,6 +1724,8 @@ def bitwise_right_shift_Tensor_Scalar_out(ks, self, other, out):
         check_out_mutable(out, "aten::bitwise_right_shift")
         node = NotImplementedNode("aten::bitwise_right_shift")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("bitwise_right_shift", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1629,6 +1746,8 @@ def bitwise_right_shift_Scalar_Tensor(ks, self, other):
     if requires:
         node = NotImplementedNode("aten::bitwise_right_shift")
         node._next_edges = requiring_edges(other,)
+    if FW.active:
+        forbid_forward_fallback("bitwise_right_shift", other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1661,6 +1780,8 @@ def bmm(ks, self, mat2):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.bmm(result, self, mat2)
     return result
 
 
@@ -1671,6 +1792,8 @@ def bmm_out(ks, self, mat2, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or mat2._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="bmm"))
+    if FW.active:
+        forbid_forward_out("bmm_out", self, mat2, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1689,6 +1812,8 @@ def bmm_dtype(ks, self, mat2, out_dtype):
     if requires:
         node = NotImplementedNode("aten::bmm")
         node._next_edges = requiring_edges(self, mat2)
+    if FW.active:
+        forbid_forward_fallback("bmm", self, mat2)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1710,6 +1835,8 @@ def bmm_dtype_out(ks, self, mat2, out_dtype, out):
         check_out_mutable(out, "aten::bmm")
         node = NotImplementedNode("aten::bmm")
         node._next_edges = requiring_edges(self, mat2, out)
+    if FW.active:
+        forbid_forward_fallback("bmm", self, mat2, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1741,6 +1868,8 @@ def cat(ks, tensors, dim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.cat(result, tensors, dim)
     return result
 
 
@@ -1751,6 +1880,8 @@ def cat_out(ks, tensors, dim, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (any_requires_grad(tensors) or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="cat"))
+    if FW.active:
+        forbid_forward_out("cat_out", tensors, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1780,6 +1911,8 @@ def clamp(ks, self, min, max):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.clamp(result, self, min, max)
     return result
 
 
@@ -1803,6 +1936,8 @@ def clamp_Tensor(ks, self, min, max):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.clamp_Tensor(result, self, min, max)
     return result
 
 
@@ -1819,6 +1954,7 @@ def clamp_(ks, self, min, max):
         node._saved_max = max
         node._saved_min = min
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.clamp__pre(self, min, max) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1827,6 +1963,8 @@ def clamp_(ks, self, min, max):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.clamp_(fw, self, min, max)
     return result
 
 
@@ -1843,6 +1981,7 @@ def clamp__Tensor(ks, self, min, max):
         node._raw_saved_max = SavedVariable(max)
         node._raw_saved_min = SavedVariable(min)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.clamp__Tensor_pre(self, min, max) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1851,6 +1990,8 @@ def clamp__Tensor(ks, self, min, max):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.clamp__Tensor(fw, self, min, max)
     return result
 
 
@@ -1861,6 +2002,8 @@ def clamp_out(ks, self, min, max, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="clamp"))
+    if FW.active:
+        forbid_forward_out("clamp_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1877,6 +2020,8 @@ def clamp_Tensor_out(ks, self, min, max, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or (min is not None and min._requires_grad) or (max is not None and max._requires_grad) or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="clamp"))
+    if FW.active:
+        forbid_forward_out("clamp_out", self, min, max, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1896,6 +2041,7 @@ def copy_(ks, self, src, non_blocking):
         check_inplace(self)
         node = nodes.CopyBackwards()
         node._next_edges = (gradient_edge(self), gradient_edge(src))
+    fw = _fw.copy__pre(self, src, non_blocking) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1904,6 +2050,8 @@ def copy_(ks, self, src, non_blocking):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.copy_(fw, self, src, non_blocking)
     return result
 
 
@@ -1925,6 +2073,8 @@ def cos(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.cos(result, self)
     return result
 
 
@@ -1939,6 +2089,7 @@ def cos_(ks, self):
         node = nodes.CosBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.cos__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1947,6 +2098,8 @@ def cos_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.cos_(fw, self)
     return result
 
 
@@ -1957,6 +2110,8 @@ def cos_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="cos"))
+    if FW.active:
+        forbid_forward_out("cos_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1978,6 +2133,8 @@ def cumprod(ks, self, dim, dtype):
         node._saved_dim = dim
         node._raw_saved_self = SavedVariable(self)
         node._saved_self_dtype = self.dtype
+    if FW.active:
+        forbid_forward("cumprod", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -2003,6 +2160,8 @@ def cumprod_(ks, self, dim, dtype):
         node._saved_dim = dim
         node._raw_saved_self = SavedVariable(self.clone())
         node._saved_self_dtype = self.dtype
+    if FW.active:
+        forbid_forward("cumprod_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2022,6 +2181,8 @@ def cumprod_out(ks, self, dim, dtype, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="cumprod"))
+    if FW.active:
+        forbid_forward_out("cumprod_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2050,6 +2211,8 @@ def cumsum(ks, self, dim, dtype):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.cumsum(result, self, dim, dtype)
     return result
 
 
@@ -2065,6 +2228,7 @@ def cumsum_(ks, self, dim, dtype):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_self_dtype = self.dtype
+    fw = _fw.cumsum__pre(self, dim, dtype) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2073,6 +2237,8 @@ def cumsum_(ks, self, dim, dtype):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.cumsum_(fw, self, dim, dtype)
     return result
 
 
@@ -2083,6 +2249,8 @@ def cumsum_out(ks, self, dim, dtype, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="cumsum"))
+    if FW.active:
+        forbid_forward_out("cumsum_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2113,6 +2281,8 @@ def diagonal(ks, self, offset, dim1, dim2):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.diagonal(result, self, offset, dim1, dim2)
     return result
 
 
@@ -2138,6 +2308,8 @@ def div_Tensor(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.div_Tensor(result, self, other)
     return result
 
 
@@ -2156,6 +2328,7 @@ def div__Tensor(ks, self, other):
             node._raw_saved_self = SavedVariable(self.clone())
         if node.should_compute_output(0):
             node._saved_self_dtype = self.dtype
+    fw = _fw.div__Tensor_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2164,6 +2337,8 @@ def div__Tensor(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.div__Tensor(fw, self, other)
     return result
 
 
@@ -2174,6 +2349,8 @@ def div_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="div"))
+    if FW.active:
+        forbid_forward_out("div_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2206,6 +2383,8 @@ def div_Tensor_mode(ks, self, other, rounding_mode):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.div_Tensor_mode(result, self, other, rounding_mode)
     return result
 
 
@@ -2225,6 +2404,7 @@ def div__Tensor_mode(ks, self, other, rounding_mode):
             node._raw_saved_self = SavedVariable(self.clone())
         if node.should_compute_output(0):
             node._saved_self_dtype = self.dtype
+    fw = _fw.div__Tensor_mode_pre(self, other, rounding_mode) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2233,6 +2413,8 @@ def div__Tensor_mode(ks, self, other, rounding_mode):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.div__Tensor_mode(fw, self, other, rounding_mode)
     return result
 
 
@@ -2243,6 +2425,8 @@ def div_out_mode(ks, self, other, rounding_mode, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="div"))
+    if FW.active:
+        forbid_forward_out("div_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2271,6 +2455,8 @@ def div_Scalar(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.div_Scalar(result, self, other)
     return result
 
 
@@ -2286,6 +2472,7 @@ def div__Scalar(ks, self, other):
         node._next_edges = (gradient_edge(self),)
         node._saved_other = other
         node._saved_self_dtype = self.dtype
+    fw = _fw.div__Scalar_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2294,6 +2481,8 @@ def div__Scalar(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.div__Scalar(fw, self, other)
     return result
 
 
@@ -2317,6 +2506,8 @@ def div_Scalar_mode(ks, self, other, rounding_mode):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.div_Scalar_mode(result, self, other, rounding_mode)
     return result
 
 
@@ -2333,6 +2524,7 @@ def div__Scalar_mode(ks, self, other, rounding_mode):
         node._saved_other = other
         node._saved_rounding_mode = rounding_mode
         node._saved_self_dtype = self.dtype
+    fw = _fw.div__Scalar_mode_pre(self, other, rounding_mode) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2341,6 +2533,8 @@ def div__Scalar_mode(ks, self, other, rounding_mode):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.div__Scalar_mode(fw, self, other, rounding_mode)
     return result
 
 
@@ -2365,6 +2559,8 @@ def dot(ks, self, tensor):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.dot(result, self, tensor)
     return result
 
 
@@ -2428,6 +2624,8 @@ def acos(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.acos(result, self)
     return result
 
 
@@ -2442,6 +2640,7 @@ def acos_(ks, self):
         node = nodes.AcosBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.acos__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2450,6 +2649,8 @@ def acos_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.acos_(fw, self)
     return result
 
 
@@ -2460,6 +2661,8 @@ def acos_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="acos"))
+    if FW.active:
+        forbid_forward_out("acos_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2487,6 +2690,8 @@ def asin(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.asin(result, self)
     return result
 
 
@@ -2501,6 +2706,7 @@ def asin_(ks, self):
         node = nodes.AsinBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.asin__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2509,6 +2715,8 @@ def asin_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.asin_(fw, self)
     return result
 
 
@@ -2519,6 +2727,8 @@ def asin_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="asin"))
+    if FW.active:
+        forbid_forward_out("asin_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2546,6 +2756,8 @@ def atan(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.atan(result, self)
     return result
 
 
@@ -2560,6 +2772,7 @@ def atan_(ks, self):
         node = nodes.AtanBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.atan__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2568,6 +2781,8 @@ def atan_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.atan_(fw, self)
     return result
 
 
@@ -2578,6 +2793,8 @@ def atan_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="atan"))
+    if FW.active:
+        forbid_forward_out("atan_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2605,6 +2822,8 @@ def tan(ks, self):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.tan(result, self)
     return result
 
 
@@ -2618,6 +2837,7 @@ def tan_(ks, self):
         check_inplace(self)
         node = nodes.TanBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.tan__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2627,6 +2847,8 @@ def tan_(ks, self):
     if requires:
         rebase_history(self, node)
         node._raw_saved_result = SavedVariable(self, True)
+    if fw is not None:
+        _fw.tan_(fw, self)
     return result
 
 
@@ -2637,6 +2859,8 @@ def tan_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="tan"))
+    if FW.active:
+        forbid_forward_out("tan_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2664,6 +2888,8 @@ def sinh(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.sinh(result, self)
     return result
 
 
@@ -2678,6 +2904,7 @@ def sinh_(ks, self):
         node = nodes.SinhBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.sinh__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2686,6 +2913,8 @@ def sinh_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.sinh_(fw, self)
     return result
 
 
@@ -2696,6 +2925,8 @@ def sinh_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sinh"))
+    if FW.active:
+        forbid_forward_out("sinh_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2723,6 +2954,8 @@ def cosh(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.cosh(result, self)
     return result
 
 
@@ -2737,6 +2970,7 @@ def cosh_(ks, self):
         node = nodes.CoshBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.cosh__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2745,6 +2979,8 @@ def cosh_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.cosh_(fw, self)
     return result
 
 
@@ -2755,6 +2991,8 @@ def cosh_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="cosh"))
+    if FW.active:
+        forbid_forward_out("cosh_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2782,6 +3020,8 @@ def expm1(ks, self):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.expm1(result, self)
     return result
 
 
@@ -2795,6 +3035,7 @@ def expm1_(ks, self):
         check_inplace(self)
         node = nodes.Expm1Backward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.expm1__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2804,6 +3045,8 @@ def expm1_(ks, self):
     if requires:
         rebase_history(self, node)
         node._raw_saved_result = SavedVariable(self, True)
+    if fw is not None:
+        _fw.expm1_(fw, self)
     return result
 
 
@@ -2814,6 +3057,8 @@ def expm1_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="expm1"))
+    if FW.active:
+        forbid_forward_out("expm1_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2841,6 +3086,8 @@ def log2(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.log2(result, self)
     return result
 
 
@@ -2855,6 +3102,7 @@ def log2_(ks, self):
         node = nodes.Log2Backward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.log2__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2863,6 +3111,8 @@ def log2_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.log2_(fw, self)
     return result
 
 
@@ -2873,6 +3123,8 @@ def log2_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="log2"))
+    if FW.active:
+        forbid_forward_out("log2_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2900,6 +3152,8 @@ def log10(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.log10(result, self)
     return result
 
 
@@ -2914,6 +3168,7 @@ def log10_(ks, self):
         node = nodes.Log10Backward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.log10__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2922,6 +3177,8 @@ def log10_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.log10_(fw, self)
     return result
 
 
@@ -2932,6 +3189,8 @@ def log10_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="log10"))
+    if FW.active:
+        forbid_forward_out("log10_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2959,6 +3218,8 @@ def exp(ks, self):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.exp(result, self)
     return result
 
 
@@ -2972,6 +3233,7 @@ def exp_(ks, self):
         check_inplace(self)
         node = nodes.ExpBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.exp__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2981,6 +3243,8 @@ def exp_(ks, self):
     if requires:
         rebase_history(self, node)
         node._raw_saved_result = SavedVariable(self, True)
+    if fw is not None:
+        _fw.exp_(fw, self)
     return result
 
 
@@ -2991,6 +3255,8 @@ def exp_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="exp"))
+    if FW.active:
+        forbid_forward_out("exp_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3018,6 +3284,8 @@ def expand(ks, self, size, implicit):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.expand(result, self, size, implicit)
     return result
 
 
@@ -3059,6 +3327,7 @@ def fill__Scalar(ks, self, value):
         check_inplace(self)
         node = nodes.FillBackward2()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.fill__Scalar_pre(self, value) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3067,6 +3336,8 @@ def fill__Scalar(ks, self, value):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.fill__Scalar(fw, self, value)
     return result
 
 
@@ -3080,6 +3351,7 @@ def fill__Tensor(ks, self, value):
         check_inplace(self)
         node = nodes.FillBackward3()
         node._next_edges = (gradient_edge(self), gradient_edge(value))
+    fw = _fw.fill__Tensor_pre(self, value) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3088,6 +3360,8 @@ def fill__Tensor(ks, self, value):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.fill__Tensor(fw, self, value)
     return result
 
 
@@ -3115,6 +3389,8 @@ def full_out(ks, size, fill_value, out):
         check_out_mutable(out, "aten::full")
         node = NotImplementedNode("aten::full")
         node._next_edges = requiring_edges(out,)
+    if FW.active:
+        forbid_forward_fallback("full", out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3160,6 +3436,8 @@ def index_Tensor(ks, self, indices):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.index_Tensor(result, self, indices)
     return result
 
 
@@ -3170,6 +3448,8 @@ def index_Tensor_out(ks, self, indices, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="index"))
+    if FW.active:
+        forbid_forward_out("index_out", self, indices, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3194,6 +3474,7 @@ def index_put_(ks, self, indices, values, accumulate):
         node._raw_saved_indices = [SavedVariable(t) for t in indices]
         if node.should_compute_output(0):
             node._raw_saved_values = SavedVariable(values)
+    fw = _fw.index_put__pre(self, indices, values, accumulate) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3202,6 +3483,8 @@ def index_put_(ks, self, indices, values, accumulate):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.index_put_(fw, self, indices, values, accumulate)
     return result
 
 
@@ -3227,6 +3510,8 @@ def index_put(ks, self, indices, values, accumulate):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.index_put(result, self, indices, values, accumulate)
     return result
 
 
@@ -3268,6 +3553,8 @@ def linspace_out(ks, start, end, steps, out):
         check_out_mutable(out, "aten::linspace")
         node = NotImplementedNode("aten::linspace")
         node._next_edges = requiring_edges(out,)
+    if FW.active:
+        forbid_forward_fallback("linspace", out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3297,6 +3584,8 @@ def log(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.log(result, self)
     return result
 
 
@@ -3311,6 +3600,7 @@ def log_(ks, self):
         node = nodes.LogBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.log__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3319,6 +3609,8 @@ def log_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.log_(fw, self)
     return result
 
 
@@ -3329,6 +3621,8 @@ def log_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="log"))
+    if FW.active:
+        forbid_forward_out("log_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3356,6 +3650,8 @@ def log1p(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.log1p(result, self)
     return result
 
 
@@ -3370,6 +3666,7 @@ def log1p_(ks, self):
         node = nodes.Log1PBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.log1p__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3378,6 +3675,8 @@ def log1p_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.log1p_(fw, self)
     return result
 
 
@@ -3388,6 +3687,8 @@ def log1p_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="log1p"))
+    if FW.active:
+        forbid_forward_out("log1p_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3416,6 +3717,8 @@ def _log_softmax(ks, self, dim, half_to_float):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw._log_softmax(result, self, dim, half_to_float)
     return result
 
 
@@ -3426,6 +3729,8 @@ def _log_softmax_out(ks, self, dim, half_to_float, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_log_softmax"))
+    if FW.active:
+        forbid_forward_out("_log_softmax_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3448,6 +3753,8 @@ def _log_softmax_backward_data(ks, grad_output, output, dim, input_dtype):
         if node.should_compute_output(1):
             node._raw_saved_grad_output = SavedVariable(grad_output)
         node._raw_saved_output = SavedVariable(output)
+    if FW.active:
+        forbid_forward("_log_softmax_backward_data", grad_output, output)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -3466,6 +3773,8 @@ def _log_softmax_backward_data_out(ks, grad_output, output, dim, input_dtype, ou
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (grad_output._requires_grad or output._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_log_softmax_backward_data"))
+    if FW.active:
+        forbid_forward_out("_log_softmax_backward_data_out", grad_output, output, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3496,6 +3805,8 @@ def logsumexp(ks, self, dim, keepdim):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.logsumexp(result, self, dim, keepdim)
     return result
 
 
@@ -3520,6 +3831,8 @@ def max_dim(ks, self, dim, keepdim):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_indices = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.max_dim(result, self, dim, keepdim)
     return result
 
 
@@ -3530,6 +3843,8 @@ def max_dim_max(ks, self, dim, keepdim, max, max_values):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or max._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="max"))
+    if FW.active:
+        forbid_forward_out("max_out", self, max, max_values)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3560,6 +3875,8 @@ def amax(ks, self, dim, keepdim):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.amax(result, self, dim, keepdim)
     return result
 
 
@@ -3570,6 +3887,8 @@ def amax_out(ks, self, dim, keepdim, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="amax"))
+    if FW.active:
+        forbid_forward_out("amax_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3598,6 +3917,8 @@ def mean(ks, self, dtype):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.mean(result, self, dtype)
     return result
 
 
@@ -3608,6 +3929,8 @@ def mean_dtype_out(ks, self, dtype, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="mean"))
+    if FW.active:
+        forbid_forward_out("mean_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3638,6 +3961,8 @@ def mean_dim(ks, self, dim, keepdim, dtype):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.mean_dim(result, self, dim, keepdim, dtype)
     return result
 
 
@@ -3648,6 +3973,8 @@ def mean_out(ks, self, dim, keepdim, dtype, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="mean"))
+    if FW.active:
+        forbid_forward_out("mean_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3678,6 +4005,8 @@ def min_dim(ks, self, dim, keepdim):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_indices = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.min_dim(result, self, dim, keepdim)
     return result
 
 
@@ -3688,6 +4017,8 @@ def min_dim_min(ks, self, dim, keepdim, min, min_indices):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or min._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="min"))
+    if FW.active:
+        forbid_forward_out("min_out", self, min, min_indices)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3718,6 +4049,8 @@ def amin(ks, self, dim, keepdim):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.amin(result, self, dim, keepdim)
     return result
 
 
@@ -3728,6 +4061,8 @@ def amin_out(ks, self, dim, keepdim, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="amin"))
+    if FW.active:
+        forbid_forward_out("amin_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3766,6 +4101,8 @@ def mm(ks, self, mat2):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.mm(result, self, mat2)
     return result
 
 
@@ -3776,6 +4113,8 @@ def mm_out(ks, self, mat2, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or mat2._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="mm"))
+    if FW.active:
+        forbid_forward_out("mm_out", self, mat2, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3794,6 +4133,8 @@ def mm_dtype(ks, self, mat2, out_dtype):
     if requires:
         node = NotImplementedNode("aten::mm")
         node._next_edges = requiring_edges(self, mat2)
+    if FW.active:
+        forbid_forward_fallback("mm", self, mat2)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -3815,6 +4156,8 @@ def mm_dtype_out(ks, self, mat2, out_dtype, out):
         check_out_mutable(out, "aten::mm")
         node = NotImplementedNode("aten::mm")
         node._next_edges = requiring_edges(self, mat2, out)
+    if FW.active:
+        forbid_forward_fallback("mm", self, mat2, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3851,6 +4194,8 @@ def mul_Tensor(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.mul_Tensor(result, self, other)
     return result
 
 
@@ -3872,6 +4217,7 @@ def mul__Tensor(ks, self, other):
             node._raw_saved_self = SavedVariable(self.clone())
         if node.should_compute_output(0):
             node._saved_self_dtype = self.dtype
+    fw = _fw.mul__Tensor_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3880,6 +4226,8 @@ def mul__Tensor(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.mul__Tensor(fw, self, other)
     return result
 
 
@@ -3890,6 +4238,8 @@ def mul_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="mul"))
+    if FW.active:
+        forbid_forward_out("mul_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3918,6 +4268,8 @@ def mul_Scalar(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.mul_Scalar(result, self, other)
     return result
 
 
@@ -3933,6 +4285,7 @@ def mul__Scalar(ks, self, other):
         node._next_edges = (gradient_edge(self),)
         node._saved_other = other
         node._saved_self_dtype = self.dtype
+    fw = _fw.mul__Scalar_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3941,6 +4294,8 @@ def mul__Scalar(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.mul__Scalar(fw, self, other)
     return result
 
 
@@ -3968,6 +4323,8 @@ def ones_out(ks, size, out):
         check_out_mutable(out, "aten::ones")
         node = NotImplementedNode("aten::ones")
         node._next_edges = requiring_edges(out,)
+    if FW.active:
+        forbid_forward_fallback("ones", out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4011,6 +4368,8 @@ def permute(ks, self, dims):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.permute(result, self, dims)
     return result
 
 
@@ -4035,6 +4394,8 @@ def unfold(ks, self, dimension, size, step):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.unfold(result, self, dimension, size, step)
     return result
 
 
@@ -4058,6 +4419,8 @@ def unfold_backward(ks, grad_in, input_sizes, dim, size, step):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.unfold_backward(result, grad_in, input_sizes, dim, size, step)
     return result
 
 
@@ -4077,6 +4440,7 @@ def as_strided_(ks, self, size, stride, storage_offset):
         node._saved_size = size
         node._saved_storage_offset = storage_offset
         node._saved_stride = stride
+    fw = _fw.as_strided__pre(self, size, stride, storage_offset) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4085,6 +4449,8 @@ def as_strided_(ks, self, size, stride, storage_offset):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.as_strided_(fw, self, size, stride, storage_offset)
     return result
 
 
@@ -4099,6 +4465,7 @@ def squeeze_(ks, self):
         node = nodes.SqueezeBackward3()
         node._next_edges = (gradient_edge(self),)
         node._saved_self_sizes = self._sizes
+    fw = _fw.squeeze__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4107,6 +4474,8 @@ def squeeze_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.squeeze_(fw, self)
     return result
 
 
@@ -4122,6 +4491,7 @@ def squeeze__dim(ks, self, dim):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_self_sizes = self._sizes
+    fw = _fw.squeeze__dim_pre(self, dim) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4130,6 +4500,8 @@ def squeeze__dim(ks, self, dim):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.squeeze__dim(fw, self, dim)
     return result
 
 
@@ -4145,6 +4517,7 @@ def squeeze__dims(ks, self, dim):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_self_sizes = self._sizes
+    fw = _fw.squeeze__dims_pre(self, dim) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4153,6 +4526,8 @@ def squeeze__dims(ks, self, dim):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.squeeze__dims(fw, self, dim)
     return result
 
 
@@ -4166,6 +4541,7 @@ def t_(ks, self):
         check_inplace(self)
         node = nodes.TBackward1()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.t__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4174,6 +4550,8 @@ def t_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.t_(fw, self)
     return result
 
 
@@ -4189,6 +4567,7 @@ def transpose_(ks, self, dim0, dim1):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim0 = dim0
         node._saved_dim1 = dim1
+    fw = _fw.transpose__pre(self, dim0, dim1) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4197,6 +4576,8 @@ def transpose_(ks, self, dim0, dim1):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.transpose_(fw, self, dim0, dim1)
     return result
 
 
@@ -4211,6 +4592,7 @@ def unsqueeze_(ks, self, dim):
         node = nodes.UnsqueezeBackward1()
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
+    fw = _fw.unsqueeze__pre(self, dim) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4219,6 +4601,8 @@ def unsqueeze_(ks, self, dim):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.unsqueeze_(fw, self, dim)
     return result
 
 
@@ -4246,6 +4630,8 @@ def rand_out(ks, size, out):
         check_out_mutable(out, "aten::rand")
         node = NotImplementedNode("aten::rand")
         node._next_edges = requiring_edges(out,)
+    if FW.active:
+        forbid_forward_fallback("rand", out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4309,6 +4695,8 @@ def randint_out(ks, high, size, out):
         check_out_mutable(out, "aten::randint")
         node = NotImplementedNode("aten::randint")
         node._next_edges = requiring_edges(out,)
+    if FW.active:
+        forbid_forward_fallback("randint", out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4344,6 +4732,8 @@ def randint_low_out(ks, low, high, size, out):
         check_out_mutable(out, "aten::randint")
         node = NotImplementedNode("aten::randint")
         node._next_edges = requiring_edges(out,)
+    if FW.active:
+        forbid_forward_fallback("randint", out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4379,6 +4769,8 @@ def randint_generator_out(ks, high, size, generator, out):
         check_out_mutable(out, "aten::randint")
         node = NotImplementedNode("aten::randint")
         node._next_edges = requiring_edges(out,)
+    if FW.active:
+        forbid_forward_fallback("randint", out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4414,6 +4806,8 @@ def randint_low_generator_out(ks, low, high, size, generator, out):
         check_out_mutable(out, "aten::randint")
         node = NotImplementedNode("aten::randint")
         node._next_edges = requiring_edges(out,)
+    if FW.active:
+        forbid_forward_fallback("randint", out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4463,6 +4857,8 @@ def randperm_out(ks, n, out):
         check_out_mutable(out, "aten::randperm")
         node = NotImplementedNode("aten::randperm")
         node._next_edges = requiring_edges(out,)
+    if FW.active:
+        forbid_forward_fallback("randperm", out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4484,6 +4880,8 @@ def randperm_generator_out(ks, n, generator, out):
         check_out_mutable(out, "aten::randperm")
         node = NotImplementedNode("aten::randperm")
         node._next_edges = requiring_edges(out,)
+    if FW.active:
+        forbid_forward_fallback("randperm", out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4504,6 +4902,8 @@ def randint_like(ks, self, high, dtype, layout, device, pin_memory, memory_forma
     if requires:
         node = NotImplementedNode("aten::randint_like")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("randint_like", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -4524,6 +4924,8 @@ def randint_like_generator(ks, self, high, generator, dtype, layout, device, pin
     if requires:
         node = NotImplementedNode("aten::randint_like")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("randint_like", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -4544,6 +4946,8 @@ def randint_like_Tensor(ks, self, high, dtype, layout, device, pin_memory, memor
     if requires:
         node = NotImplementedNode("aten::randint_like")
         node._next_edges = requiring_edges(self, high)
+    if FW.active:
+        forbid_forward_fallback("randint_like", self, high)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -4564,6 +4968,8 @@ def randint_like_Tensor_generator(ks, self, high, generator, dtype, layout, devi
     if requires:
         node = NotImplementedNode("aten::randint_like")
         node._next_edges = requiring_edges(self, high)
+    if FW.active:
+        forbid_forward_fallback("randint_like", self, high)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -4584,6 +4990,8 @@ def randint_like_low_dtype(ks, self, low, high, dtype, layout, device, pin_memor
     if requires:
         node = NotImplementedNode("aten::randint_like")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("randint_like", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -4604,6 +5012,8 @@ def randint_like_low_generator_dtype(ks, self, low, high, generator, dtype, layo
     if requires:
         node = NotImplementedNode("aten::randint_like")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("randint_like", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -4667,6 +5077,7 @@ def uniform_(ks, self, from_, to, generator):
         check_inplace(self)
         node = nodes.UniformBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.uniform__pre(self, from_, to, generator) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4675,6 +5086,8 @@ def uniform_(ks, self, from_, to, generator):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.uniform_(fw, self, from_, to, generator)
     return result
 
 
@@ -4688,6 +5101,7 @@ def normal_(ks, self, mean, std, generator):
         check_inplace(self)
         node = nodes.NormalBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.normal__pre(self, mean, std, generator) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4696,6 +5110,8 @@ def normal_(ks, self, mean, std, generator):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.normal_(fw, self, mean, std, generator)
     return result
 
 
@@ -4709,6 +5125,7 @@ def random__from(ks, self, from_, to, generator):
         check_inplace(self)
         node = nodes.RandomBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.random__from_pre(self, from_, to, generator) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4717,6 +5134,8 @@ def random__from(ks, self, from_, to, generator):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.random__from(fw, self, from_, to, generator)
     return result
 
 
@@ -4730,6 +5149,7 @@ def random__to(ks, self, to, generator):
         check_inplace(self)
         node = nodes.RandomBackward1()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.random__to_pre(self, to, generator) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4738,6 +5158,8 @@ def random__to(ks, self, to, generator):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.random__to(fw, self, to, generator)
     return result
 
 
@@ -4751,6 +5173,7 @@ def random_(ks, self, generator):
         check_inplace(self)
         node = nodes.RandomBackward2()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.random__pre(self, generator) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4759,6 +5182,8 @@ def random_(ks, self, generator):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.random_(fw, self, generator)
     return result
 
 
@@ -4779,6 +5204,8 @@ def bernoulli(ks, self, generator):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.bernoulli(result, self, generator)
     return result
 
 
@@ -4789,6 +5216,8 @@ def bernoulli_out(ks, self, generator, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="bernoulli"))
+    if FW.active:
+        forbid_forward_out("bernoulli_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4810,6 +5239,7 @@ def bernoulli__Tensor(ks, self, p, generator):
         node._next_edges = (gradient_edge(self), gradient_edge(p))
         if node.should_compute_output(1):
             node._raw_saved_p = SavedVariable(p)
+    fw = _fw.bernoulli__Tensor_pre(self, p, generator) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4818,6 +5248,8 @@ def bernoulli__Tensor(ks, self, p, generator):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.bernoulli__Tensor(fw, self, p, generator)
     return result
 
 
@@ -4831,6 +5263,7 @@ def bernoulli__float(ks, self, p, generator):
         check_inplace(self)
         node = nodes.BernoulliBackward2()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.bernoulli__float_pre(self, p, generator) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4839,6 +5272,8 @@ def bernoulli__float(ks, self, p, generator):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.bernoulli__float(fw, self, p, generator)
     return result
 
 
@@ -4851,6 +5286,8 @@ def bernoulli_p(ks, self, p, generator):
     if requires:
         node = NotImplementedNode("aten::bernoulli")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("bernoulli", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -4879,6 +5316,8 @@ def neg(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.neg(result, self)
     return result
 
 
@@ -4892,6 +5331,7 @@ def neg_(ks, self):
         check_inplace(self)
         node = nodes.NegBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.neg__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4900,6 +5340,8 @@ def neg_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.neg_(fw, self)
     return result
 
 
@@ -4910,6 +5352,8 @@ def neg_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="neg"))
+    if FW.active:
+        forbid_forward_out("neg_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4937,6 +5381,8 @@ def relu(ks, self):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.relu(result, self)
     return result
 
 
@@ -4950,6 +5396,7 @@ def relu_(ks, self):
         check_inplace(self)
         node = nodes.ReluBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.relu__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4959,6 +5406,8 @@ def relu_(ks, self):
     if requires:
         rebase_history(self, node)
         node._raw_saved_result = SavedVariable(self, True)
+    if fw is not None:
+        _fw.relu_(fw, self)
     return result
 
 
@@ -4969,6 +5418,8 @@ def threshold_backward_grad_input(ks, grad_output, self, threshold, grad_input):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (grad_output._requires_grad or self._requires_grad or grad_input._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="threshold_backward"))
+    if FW.active:
+        forbid_forward_out("threshold_backward_out", grad_output, self, grad_input)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4991,6 +5442,8 @@ def threshold_backward(ks, grad_output, self, threshold):
             node._raw_saved_self = SavedVariable(self)
         if node.should_compute_output(0):
             node._saved_threshold = threshold
+    if FW.active:
+        forbid_forward("threshold_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -5009,6 +5462,8 @@ def gelu_out(ks, self, approximate, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="gelu"))
+    if FW.active:
+        forbid_forward_out("gelu_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5030,6 +5485,7 @@ def gelu_(ks, self, approximate):
         node._next_edges = (gradient_edge(self),)
         node._saved_approximate = approximate
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.gelu__pre(self, approximate) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5038,6 +5494,8 @@ def gelu_(ks, self, approximate):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.gelu_(fw, self, approximate)
     return result
 
 
@@ -5060,6 +5518,8 @@ def gelu(ks, self, approximate):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.gelu(result, self, approximate)
     return result
 
 
@@ -5081,6 +5541,8 @@ def rsqrt(ks, self):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.rsqrt(result, self)
     return result
 
 
@@ -5094,6 +5556,7 @@ def rsqrt_(ks, self):
         check_inplace(self)
         node = nodes.RsqrtBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.rsqrt__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5103,6 +5566,8 @@ def rsqrt_(ks, self):
     if requires:
         rebase_history(self, node)
         node._raw_saved_result = SavedVariable(self, True)
+    if fw is not None:
+        _fw.rsqrt_(fw, self)
     return result
 
 
@@ -5113,6 +5578,8 @@ def rsqrt_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="rsqrt"))
+    if FW.active:
+        forbid_forward_out("rsqrt_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5140,6 +5607,8 @@ def reciprocal(ks, self):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.reciprocal(result, self)
     return result
 
 
@@ -5153,6 +5622,7 @@ def reciprocal_(ks, self):
         check_inplace(self)
         node = nodes.ReciprocalBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.reciprocal__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5162,6 +5632,8 @@ def reciprocal_(ks, self):
     if requires:
         rebase_history(self, node)
         node._raw_saved_result = SavedVariable(self, True)
+    if fw is not None:
+        _fw.reciprocal_(fw, self)
     return result
 
 
@@ -5172,6 +5644,8 @@ def reciprocal_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="reciprocal"))
+    if FW.active:
+        forbid_forward_out("reciprocal_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5201,6 +5675,8 @@ def select_int(ks, self, dim, index):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.select_int(result, self, dim, index)
     return result
 
 
@@ -5222,6 +5698,8 @@ def sigmoid(ks, self):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.sigmoid(result, self)
     return result
 
 
@@ -5235,6 +5713,7 @@ def sigmoid_(ks, self):
         check_inplace(self)
         node = nodes.SigmoidBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.sigmoid__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5244,6 +5723,8 @@ def sigmoid_(ks, self):
     if requires:
         rebase_history(self, node)
         node._raw_saved_result = SavedVariable(self, True)
+    if fw is not None:
+        _fw.sigmoid_(fw, self)
     return result
 
 
@@ -5254,6 +5735,8 @@ def sigmoid_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sigmoid"))
+    if FW.active:
+        forbid_forward_out("sigmoid_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5270,6 +5753,8 @@ def sigmoid_backward_grad_input(ks, grad_output, output, grad_input):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (grad_output._requires_grad or output._requires_grad or grad_input._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sigmoid_backward"))
+    if FW.active:
+        forbid_forward_out("sigmoid_backward_out", grad_output, output, grad_input)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5291,6 +5776,8 @@ def sigmoid_backward(ks, grad_output, output):
         if node.should_compute_output(1):
             node._raw_saved_grad_output = SavedVariable(grad_output)
         node._raw_saved_output = SavedVariable(output)
+    if FW.active:
+        forbid_forward("sigmoid_backward", grad_output, output)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -5320,6 +5807,8 @@ def sin(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.sin(result, self)
     return result
 
 
@@ -5334,6 +5823,7 @@ def sin_(ks, self):
         node = nodes.SinBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.sin__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5342,6 +5832,8 @@ def sin_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.sin_(fw, self)
     return result
 
 
@@ -5352,6 +5844,8 @@ def sin_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sin"))
+    if FW.active:
+        forbid_forward_out("sin_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5397,6 +5891,8 @@ def slice_Tensor(ks, self, dim, start, end, step):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.slice_Tensor(result, self, dim, start, end, step)
     return result
 
 
@@ -5419,6 +5915,8 @@ def _softmax(ks, self, dim, half_to_float):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw._softmax(result, self, dim, half_to_float)
     return result
 
 
@@ -5429,6 +5927,8 @@ def _softmax_out(ks, self, dim, half_to_float, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_softmax"))
+    if FW.active:
+        forbid_forward_out("_softmax_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5451,6 +5951,8 @@ def _softmax_backward_data(ks, grad_output, output, dim, input_dtype):
         if node.should_compute_output(1):
             node._raw_saved_grad_output = SavedVariable(grad_output)
         node._raw_saved_output = SavedVariable(output)
+    if FW.active:
+        forbid_forward("_softmax_backward_data", grad_output, output)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -5469,6 +5971,8 @@ def _softmax_backward_data_out(ks, grad_output, output, dim, input_dtype, grad_i
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (grad_output._requires_grad or output._requires_grad or grad_input._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_softmax_backward_data"))
+    if FW.active:
+        forbid_forward_out("_softmax_backward_data_out", grad_output, output, grad_input)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5499,6 +6003,8 @@ def split_Tensor(ks, self, split_size, dim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.split_Tensor(result, self, split_size, dim)
     return result
 
 
@@ -5523,6 +6029,8 @@ def split_with_sizes(ks, self, split_sizes, dim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.split_with_sizes(result, self, split_sizes, dim)
     return result
 
 
@@ -5544,6 +6052,8 @@ def squeeze(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.squeeze(result, self)
     return result
 
 
@@ -5566,6 +6076,8 @@ def squeeze_dim(ks, self, dim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.squeeze_dim(result, self, dim)
     return result
 
 
@@ -5588,6 +6100,8 @@ def squeeze_dims(ks, self, dim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.squeeze_dims(result, self, dim)
     return result
 
 
@@ -5610,6 +6124,8 @@ def stack(ks, tensors, dim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.stack(result, tensors, dim)
     return result
 
 
@@ -5620,6 +6136,8 @@ def stack_out(ks, tensors, dim, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (any_requires_grad(tensors) or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="stack"))
+    if FW.active:
+        forbid_forward_out("stack_out", tensors, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5647,6 +6165,8 @@ def sum(ks, self, dtype):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.sum(result, self, dtype)
     return result
 
 
@@ -5670,6 +6190,8 @@ def sum_dim_IntList(ks, self, dim, keepdim, dtype):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.sum_dim_IntList(result, self, dim, keepdim, dtype)
     return result
 
 
@@ -5680,6 +6202,8 @@ def sum_IntList_out(ks, self, dim, keepdim, dtype, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sum"))
+    if FW.active:
+        forbid_forward_out("sum_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5707,6 +6231,8 @@ def sqrt(ks, self):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.sqrt(result, self)
     return result
 
 
@@ -5720,6 +6246,7 @@ def sqrt_(ks, self):
         check_inplace(self)
         node = nodes.SqrtBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.sqrt__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5729,6 +6256,8 @@ def sqrt_(ks, self):
     if requires:
         rebase_history(self, node)
         node._raw_saved_result = SavedVariable(self, True)
+    if fw is not None:
+        _fw.sqrt_(fw, self)
     return result
 
 
@@ -5739,6 +6268,8 @@ def sqrt_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sqrt"))
+    if FW.active:
+        forbid_forward_out("sqrt_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5770,6 +6301,8 @@ def std_correction(ks, self, dim, correction, keepdim):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.std_correction(result, self, dim, correction, keepdim)
     return result
 
 
@@ -5780,6 +6313,8 @@ def std_correction_out(ks, self, dim, correction, keepdim, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="std"))
+    if FW.active:
+        forbid_forward_out("std_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5808,6 +6343,8 @@ def prod(ks, self, dtype):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.prod(result, self, dtype)
     return result
 
 
@@ -5832,6 +6369,8 @@ def prod_dim_int(ks, self, dim, keepdim, dtype):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.prod_dim_int(result, self, dim, keepdim, dtype)
     return result
 
 
@@ -5842,6 +6381,8 @@ def prod_int_out(ks, self, dim, keepdim, dtype, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="prod"))
+    if FW.active:
+        forbid_forward_out("prod_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5868,6 +6409,8 @@ def t(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.t(result, self)
     return result
 
 
@@ -5889,6 +6432,8 @@ def tanh(ks, self):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.tanh(result, self)
     return result
 
 
@@ -5902,6 +6447,7 @@ def tanh_(ks, self):
         check_inplace(self)
         node = nodes.TanhBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.tanh__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5911,6 +6457,8 @@ def tanh_(ks, self):
     if requires:
         rebase_history(self, node)
         node._raw_saved_result = SavedVariable(self, True)
+    if fw is not None:
+        _fw.tanh_(fw, self)
     return result
 
 
@@ -5921,6 +6469,8 @@ def tanh_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="tanh"))
+    if FW.active:
+        forbid_forward_out("tanh_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5937,6 +6487,8 @@ def tanh_backward_grad_input(ks, grad_output, output, grad_input):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (grad_output._requires_grad or output._requires_grad or grad_input._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="tanh_backward"))
+    if FW.active:
+        forbid_forward_out("tanh_backward_out", grad_output, output, grad_input)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5958,6 +6510,8 @@ def tanh_backward(ks, grad_output, output):
         if node.should_compute_output(1):
             node._raw_saved_grad_output = SavedVariable(grad_output)
         node._raw_saved_output = SavedVariable(output)
+    if FW.active:
+        forbid_forward("tanh_backward", grad_output, output)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -5988,6 +6542,8 @@ def transpose_int(ks, self, dim0, dim1):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.transpose_int(result, self, dim0, dim1)
     return result
 
 
@@ -6009,6 +6565,8 @@ def flip(ks, self, dims):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.flip(result, self, dims)
     return result
 
 
@@ -6031,6 +6589,8 @@ def roll(ks, self, shifts, dims):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.roll(result, self, shifts, dims)
     return result
 
 
@@ -6052,6 +6612,8 @@ def _unsafe_view(ks, self, size):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw._unsafe_view(result, self, size)
     return result
 
 
@@ -6073,6 +6635,8 @@ def unsqueeze(ks, self, dim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.unsqueeze(result, self, dim)
     return result
 
 
@@ -6097,6 +6661,8 @@ def var_correction(ks, self, dim, correction, keepdim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.var_correction(result, self, dim, correction, keepdim)
     return result
 
 
@@ -6107,6 +6673,8 @@ def var_correction_out(ks, self, dim, correction, keepdim, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="var"))
+    if FW.active:
+        forbid_forward_out("var_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6134,6 +6702,8 @@ def where_self(ks, condition, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.where_self(result, condition, self, other)
     return result
 
 
@@ -6144,6 +6714,8 @@ def where_self_out(ks, condition, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="where"))
+    if FW.active:
+        forbid_forward_out("where_out", condition, self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6191,6 +6763,8 @@ def zeros_out(ks, size, out):
         check_out_mutable(out, "aten::zeros")
         node = NotImplementedNode("aten::zeros")
         node._next_edges = requiring_edges(out,)
+    if FW.active:
+        forbid_forward_fallback("zeros", out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6226,6 +6800,7 @@ def zero_(ks, self):
         check_inplace(self)
         node = nodes.ZeroBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.zero__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6234,6 +6809,8 @@ def zero_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.zero_(fw, self)
     return result
 
 
@@ -6327,6 +6904,8 @@ def norm_ScalarOpt_dtype(ks, self, p, dtype):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.norm_ScalarOpt_dtype(result, self, p, dtype)
     return result
 
 
@@ -6350,6 +6929,8 @@ def norm_Scalar(ks, self, p):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.norm_Scalar(result, self, p)
     return result
 
 
@@ -6375,6 +6956,8 @@ def norm_ScalarOpt_dim_dtype(ks, self, p, dim, keepdim, dtype):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.norm_ScalarOpt_dim_dtype(result, self, p, dim, keepdim, dtype)
     return result
 
 
@@ -6400,6 +6983,8 @@ def norm_ScalarOpt_dim(ks, self, p, dim, keepdim):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.norm_ScalarOpt_dim(result, self, p, dim, keepdim)
     return result
 
 
@@ -6410,6 +6995,8 @@ def norm_out(ks, self, p, dim, keepdim, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="norm"))
+    if FW.active:
+        forbid_forward_out("norm_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6430,6 +7017,8 @@ def linalg_lstsq(ks, self, b, rcond, driver):
         node._next_edges = (gradient_edge(self), gradient_edge(b))
         node._raw_saved_b = SavedVariable(b)
         node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("linalg_lstsq", self, b)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -6449,6 +7038,8 @@ def linalg_lstsq_out(ks, self, b, rcond, driver, solution, residuals, rank, sing
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or b._requires_grad or solution._requires_grad or residuals._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="linalg_lstsq"))
+    if FW.active:
+        forbid_forward_out("linalg_lstsq_out", self, b, solution, residuals, rank, singular_values)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6480,6 +7071,8 @@ def linalg_vector_norm(ks, self, ord, dim, keepdim, dtype):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.linalg_vector_norm(result, self, ord, dim, keepdim, dtype)
     return result
 
 
@@ -6490,6 +7083,8 @@ def linalg_vector_norm_out(ks, self, ord, dim, keepdim, dtype, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="linalg_vector_norm"))
+    if FW.active:
+        forbid_forward_out("linalg_vector_norm_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6516,6 +7111,8 @@ def clone(ks, self, memory_format):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.clone(result, self, memory_format)
     return result
 
 
@@ -6526,6 +7123,8 @@ def sub_out(ks, self, other, alpha, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sub"))
+    if FW.active:
+        forbid_forward_out("sub_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6558,6 +7157,8 @@ def sub_Tensor(ks, self, other, alpha):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.sub_Tensor(result, self, other, alpha)
     return result
 
 
@@ -6577,6 +7178,7 @@ def sub__Tensor(ks, self, other, alpha):
             node._saved_other_dtype = other.dtype
         if node.should_compute_output(0):
             node._saved_self_dtype = self.dtype
+    fw = _fw.sub__Tensor_pre(self, other, alpha) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6585,6 +7187,8 @@ def sub__Tensor(ks, self, other, alpha):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.sub__Tensor(fw, self, other, alpha)
     return result
 
 
@@ -6606,6 +7210,8 @@ def sub_Scalar(ks, self, other, alpha):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.sub_Scalar(result, self, other, alpha)
     return result
 
 
@@ -6620,6 +7226,7 @@ def sub__Scalar(ks, self, other, alpha):
         node = nodes.SubBackward1()
         node._next_edges = (gradient_edge(self),)
         node._saved_self_dtype = self.dtype
+    fw = _fw.sub__Scalar_pre(self, other, alpha) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6628,6 +7235,8 @@ def sub__Scalar(ks, self, other, alpha):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.sub__Scalar(fw, self, other, alpha)
     return result
 
 
@@ -6650,6 +7259,8 @@ def rsub_Tensor(ks, self, other, alpha):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.rsub_Tensor(result, self, other, alpha)
     return result
 
 
@@ -6671,6 +7282,8 @@ def rsub_Scalar(ks, self, other, alpha):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.rsub_Scalar(result, self, other, alpha)
     return result
 
 
@@ -6681,6 +7294,8 @@ def addmm_out(ks, self, mat1, mat2, beta, alpha, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or mat1._requires_grad or mat2._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="addmm"))
+    if FW.active:
+        forbid_forward_out("addmm_out", self, mat1, mat2, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6723,6 +7338,8 @@ def addmm(ks, self, mat1, mat2, beta, alpha):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.addmm(result, self, mat1, mat2, beta, alpha)
     return result
 
 
@@ -6735,6 +7352,8 @@ def addmm_dtype(ks, self, mat1, mat2, out_dtype, beta, alpha):
     if requires:
         node = NotImplementedNode("aten::addmm")
         node._next_edges = requiring_edges(self, mat1, mat2)
+    if FW.active:
+        forbid_forward_fallback("addmm", self, mat1, mat2)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -6756,6 +7375,8 @@ def addmm_dtype_out(ks, self, mat1, mat2, out_dtype, beta, alpha, out):
         check_out_mutable(out, "aten::addmm")
         node = NotImplementedNode("aten::addmm")
         node._next_edges = requiring_edges(self, mat1, mat2, out)
+    if FW.active:
+        forbid_forward_fallback("addmm", self, mat1, mat2, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6793,6 +7414,7 @@ def addmm_(ks, self, mat1, mat2, beta, alpha):
             node._saved_mat2_sizes = mat2._sizes
         if node.should_compute_output(2):
             node._saved_mat2_strides = mat2._strides
+    fw = _fw.addmm__pre(self, mat1, mat2, beta, alpha) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6801,6 +7423,8 @@ def addmm_(ks, self, mat1, mat2, beta, alpha):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.addmm_(fw, self, mat1, mat2, beta, alpha)
     return result
 
 
@@ -6829,6 +7453,8 @@ def addmv(ks, self, mat, vec, beta, alpha):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.addmv(result, self, mat, vec, beta, alpha)
     return result
 
 
@@ -6850,6 +7476,7 @@ def addmv_(ks, self, mat, vec, beta, alpha):
             node._raw_saved_mat = SavedVariable(mat)
         if node.should_compute_output(1):
             node._raw_saved_vec = SavedVariable(vec)
+    fw = _fw.addmv__pre(self, mat, vec, beta, alpha) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6858,6 +7485,8 @@ def addmv_(ks, self, mat, vec, beta, alpha):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.addmv_(fw, self, mat, vec, beta, alpha)
     return result
 
 
@@ -6868,6 +7497,8 @@ def addmv_out(ks, self, mat, vec, beta, alpha, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or mat._requires_grad or vec._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="addmv"))
+    if FW.active:
+        forbid_forward_out("addmv_out", self, mat, vec, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6898,6 +7529,8 @@ def mv(ks, self, vec):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.mv(result, self, vec)
     return result
 
 
@@ -6908,6 +7541,8 @@ def mv_out(ks, self, vec, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or vec._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="mv"))
+    if FW.active:
+        forbid_forward_out("mv_out", self, vec, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6937,6 +7572,8 @@ def unbind_int(ks, self, dim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.unbind_int(result, self, dim)
     return result
 
 
@@ -6959,6 +7596,8 @@ def _to_copy(ks, self, dtype, layout, device, pin_memory, non_blocking, memory_f
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw._to_copy(result, self, dtype, layout, device, pin_memory, non_blocking, memory_format)
     return result
 
 
@@ -6987,6 +7626,7 @@ def masked_fill__Scalar(ks, self, mask, value):
         node = nodes.MaskedFillBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_mask = SavedVariable(mask)
+    fw = _fw.masked_fill__Scalar_pre(self, mask, value) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6995,6 +7635,8 @@ def masked_fill__Scalar(ks, self, mask, value):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.masked_fill__Scalar(fw, self, mask, value)
     return result
 
 
@@ -7016,6 +7658,8 @@ def masked_fill_Scalar(ks, self, mask, value):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.masked_fill_Scalar(result, self, mask, value)
     return result
 
 
@@ -7030,6 +7674,7 @@ def masked_fill__Tensor(ks, self, mask, value):
         node = nodes.MaskedFillBackward1()
         node._next_edges = (gradient_edge(self), gradient_edge(value))
         node._raw_saved_mask = SavedVariable(mask)
+    fw = _fw.masked_fill__Tensor_pre(self, mask, value) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7038,6 +7683,8 @@ def masked_fill__Tensor(ks, self, mask, value):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.masked_fill__Tensor(fw, self, mask, value)
     return result
 
 
@@ -7059,6 +7706,8 @@ def masked_fill_Tensor(ks, self, mask, value):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.masked_fill_Tensor(result, self, mask, value)
     return result
 
 
@@ -7080,6 +7729,8 @@ def view(ks, self, size):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.view(result, self, size)
     return result
 
 
@@ -7116,6 +7767,8 @@ def scatter_src(ks, self, dim, index, src):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.scatter_src(result, self, dim, index, src)
     return result
 
 
@@ -7131,6 +7784,7 @@ def scatter__src(ks, self, dim, index, src):
         node._next_edges = (gradient_edge(self), gradient_edge(src))
         node._saved_dim = dim
         node._raw_saved_index = SavedVariable(index)
+    fw = _fw.scatter__src_pre(self, dim, index, src) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7139,6 +7793,8 @@ def scatter__src(ks, self, dim, index, src):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.scatter__src(fw, self, dim, index, src)
     return result
 
 
@@ -7149,6 +7805,8 @@ def scatter_src_out(ks, self, dim, index, src, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or src._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="scatter"))
+    if FW.active:
+        forbid_forward_out("scatter_out", self, index, src, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7177,6 +7835,8 @@ def scatter_value(ks, self, dim, index, value):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.scatter_value(result, self, dim, index, value)
     return result
 
 
@@ -7192,6 +7852,7 @@ def scatter__value(ks, self, dim, index, value):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._raw_saved_index = SavedVariable(index)
+    fw = _fw.scatter__value_pre(self, dim, index, value) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7200,6 +7861,8 @@ def scatter__value(ks, self, dim, index, value):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.scatter__value(fw, self, dim, index, value)
     return result
 
 
@@ -7210,6 +7873,8 @@ def scatter_value_out(ks, self, dim, index, value, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="scatter"))
+    if FW.active:
+        forbid_forward_out("scatter_out", self, index, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7228,6 +7893,8 @@ def scatter_reduce(ks, self, dim, index, src, reduce):
     if requires:
         node = NotImplementedNode("aten::scatter")
         node._next_edges = requiring_edges(self, index, src)
+    if FW.active:
+        forbid_forward_fallback("scatter", self, index, src)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -7249,6 +7916,8 @@ def scatter__reduce(ks, self, dim, index, src, reduce):
         check_inplace(self)
         node = NotImplementedNode("aten::scatter_")
         node._next_edges = requiring_edges(self, index, src)
+    if FW.active:
+        forbid_forward_fallback("scatter_", self, index, src)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7270,6 +7939,8 @@ def scatter_reduce_out(ks, self, dim, index, src, reduce, out):
         check_out_mutable(out, "aten::scatter")
         node = NotImplementedNode("aten::scatter")
         node._next_edges = requiring_edges(self, index, src, out)
+    if FW.active:
+        forbid_forward_fallback("scatter", self, index, src, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7290,6 +7961,8 @@ def scatter_value_reduce(ks, self, dim, index, value, reduce):
     if requires:
         node = NotImplementedNode("aten::scatter")
         node._next_edges = requiring_edges(self, index)
+    if FW.active:
+        forbid_forward_fallback("scatter", self, index)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -7311,6 +7984,8 @@ def scatter__value_reduce(ks, self, dim, index, value, reduce):
         check_inplace(self)
         node = NotImplementedNode("aten::scatter_")
         node._next_edges = requiring_edges(self, index)
+    if FW.active:
+        forbid_forward_fallback("scatter_", self, index)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7332,6 +8007,8 @@ def scatter_value_reduce_out(ks, self, dim, index, value, reduce, out):
         check_out_mutable(out, "aten::scatter")
         node = NotImplementedNode("aten::scatter")
         node._next_edges = requiring_edges(self, index, out)
+    if FW.active:
+        forbid_forward_fallback("scatter", self, index, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7355,6 +8032,7 @@ def eq__Scalar(ks, self, other):
         node._next_edges = (gradient_edge(self),)
         node._saved_self_dtype = self.dtype
         node._saved_self_sizes = self._sizes
+    fw = _fw.eq__Scalar_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7363,6 +8041,8 @@ def eq__Scalar(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.eq__Scalar(fw, self, other)
     return result
 
 
@@ -7384,6 +8064,7 @@ def eq__Tensor(ks, self, other):
             node._saved_self_dtype = self.dtype
         if node.should_compute_output(0):
             node._saved_self_sizes = self._sizes
+    fw = _fw.eq__Tensor_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7392,6 +8073,8 @@ def eq__Tensor(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.eq__Tensor(fw, self, other)
     return result
 
 
@@ -7406,6 +8089,7 @@ def tril_(ks, self, diagonal):
         node = nodes.TrilBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_diagonal = diagonal
+    fw = _fw.tril__pre(self, diagonal) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7414,6 +8098,8 @@ def tril_(ks, self, diagonal):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.tril_(fw, self, diagonal)
     return result
 
 
@@ -7428,6 +8114,7 @@ def triu_(ks, self, diagonal):
         node = nodes.TriuBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_diagonal = diagonal
+    fw = _fw.triu__pre(self, diagonal) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7436,6 +8123,8 @@ def triu_(ks, self, diagonal):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.triu_(fw, self, diagonal)
     return result
 
 
@@ -7446,6 +8135,8 @@ def triu_out(ks, self, diagonal, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="triu"))
+    if FW.active:
+        forbid_forward_out("triu_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7473,6 +8164,8 @@ def triu(ks, self, diagonal):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.triu(result, self, diagonal)
     return result
 
 
@@ -7483,6 +8176,8 @@ def tril_out(ks, self, diagonal, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="tril"))
+    if FW.active:
+        forbid_forward_out("tril_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7510,6 +8205,8 @@ def tril(ks, self, diagonal):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.tril(result, self, diagonal)
     return result
 
 
@@ -7581,6 +8278,7 @@ def ne__Scalar(ks, self, other):
         node._next_edges = (gradient_edge(self),)
         node._saved_self_dtype = self.dtype
         node._saved_self_sizes = self._sizes
+    fw = _fw.ne__Scalar_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7589,6 +8287,8 @@ def ne__Scalar(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.ne__Scalar(fw, self, other)
     return result
 
 
@@ -7610,6 +8310,7 @@ def ne__Tensor(ks, self, other):
             node._saved_self_dtype = self.dtype
         if node.should_compute_output(0):
             node._saved_self_sizes = self._sizes
+    fw = _fw.ne__Tensor_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7618,6 +8319,8 @@ def ne__Tensor(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.ne__Tensor(fw, self, other)
     return result
 
 
@@ -7745,6 +8448,7 @@ def ge__Scalar(ks, self, other):
         node._next_edges = (gradient_edge(self),)
         node._saved_self_dtype = self.dtype
         node._saved_self_sizes = self._sizes
+    fw = _fw.ge__Scalar_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7753,6 +8457,8 @@ def ge__Scalar(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.ge__Scalar(fw, self, other)
     return result
 
 
@@ -7774,6 +8480,7 @@ def ge__Tensor(ks, self, other):
             node._saved_self_dtype = self.dtype
         if node.should_compute_output(0):
             node._saved_self_sizes = self._sizes
+    fw = _fw.ge__Tensor_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7782,6 +8489,8 @@ def ge__Tensor(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.ge__Tensor(fw, self, other)
     return result
 
 
@@ -7853,6 +8562,7 @@ def le__Scalar(ks, self, other):
         node._next_edges = (gradient_edge(self),)
         node._saved_self_dtype = self.dtype
         node._saved_self_sizes = self._sizes
+    fw = _fw.le__Scalar_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7861,6 +8571,8 @@ def le__Scalar(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.le__Scalar(fw, self, other)
     return result
 
 
@@ -7882,6 +8594,7 @@ def le__Tensor(ks, self, other):
             node._saved_self_dtype = self.dtype
         if node.should_compute_output(0):
             node._saved_self_sizes = self._sizes
+    fw = _fw.le__Tensor_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7890,6 +8603,8 @@ def le__Tensor(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.le__Tensor(fw, self, other)
     return result
 
 
@@ -7961,6 +8676,7 @@ def gt__Scalar(ks, self, other):
         node._next_edges = (gradient_edge(self),)
         node._saved_self_dtype = self.dtype
         node._saved_self_sizes = self._sizes
+    fw = _fw.gt__Scalar_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7969,6 +8685,8 @@ def gt__Scalar(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.gt__Scalar(fw, self, other)
     return result
 
 
@@ -7990,6 +8708,7 @@ def gt__Tensor(ks, self, other):
             node._saved_self_dtype = self.dtype
         if node.should_compute_output(0):
             node._saved_self_sizes = self._sizes
+    fw = _fw.gt__Tensor_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7998,6 +8717,8 @@ def gt__Tensor(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.gt__Tensor(fw, self, other)
     return result
 
 
@@ -8069,6 +8790,7 @@ def lt__Scalar(ks, self, other):
         node._next_edges = (gradient_edge(self),)
         node._saved_self_dtype = self.dtype
         node._saved_self_sizes = self._sizes
+    fw = _fw.lt__Scalar_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8077,6 +8799,8 @@ def lt__Scalar(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.lt__Scalar(fw, self, other)
     return result
 
 
@@ -8098,6 +8822,7 @@ def lt__Tensor(ks, self, other):
             node._saved_self_dtype = self.dtype
         if node.should_compute_output(0):
             node._saved_self_sizes = self._sizes
+    fw = _fw.lt__Tensor_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8106,6 +8831,8 @@ def lt__Tensor(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.lt__Tensor(fw, self, other)
     return result
 
 
@@ -8116,6 +8843,8 @@ def index_select_out(ks, self, dim, index, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="index_select"))
+    if FW.active:
+        forbid_forward_out("index_select_out", self, index, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8145,6 +8874,8 @@ def index_select(ks, self, dim, index):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.index_select(result, self, dim, index)
     return result
 
 
@@ -8155,6 +8886,8 @@ def gather_out(ks, self, dim, index, sparse_grad, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="gather"))
+    if FW.active:
+        forbid_forward_out("gather_out", self, index, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8184,6 +8917,8 @@ def gather(ks, self, dim, index, sparse_grad):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.gather(result, self, dim, index, sparse_grad)
     return result
 
 
@@ -8204,6 +8939,8 @@ def sign(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.sign(result, self)
     return result
 
 
@@ -8217,6 +8954,7 @@ def sign_(ks, self):
         check_inplace(self)
         node = nodes.SignBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.sign__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8225,6 +8963,8 @@ def sign_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.sign_(fw, self)
     return result
 
 
@@ -8235,6 +8975,8 @@ def sign_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sign"))
+    if FW.active:
+        forbid_forward_out("sign_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8261,6 +9003,8 @@ def remainder_Scalar(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.remainder_Scalar(result, self, other)
     return result
 
 
@@ -8271,6 +9015,8 @@ def remainder_Scalar_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="remainder"))
+    if FW.active:
+        forbid_forward_out("remainder_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8290,6 +9036,7 @@ def remainder__Scalar(ks, self, other):
         check_inplace(self)
         node = nodes.RemainderBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.remainder__Scalar_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8298,6 +9045,8 @@ def remainder__Scalar(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.remainder__Scalar(fw, self, other)
     return result
 
 
@@ -8308,6 +9057,8 @@ def remainder_Tensor_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="remainder"))
+    if FW.active:
+        forbid_forward_out("remainder_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8338,6 +9089,8 @@ def remainder_Tensor(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.remainder_Tensor(result, self, other)
     return result
 
 
@@ -8355,6 +9108,7 @@ def remainder__Tensor(ks, self, other):
             node._raw_saved_other = SavedVariable(other)
         if node.should_compute_output(1):
             node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.remainder__Tensor_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8363,6 +9117,8 @@ def remainder__Tensor(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.remainder__Tensor(fw, self, other)
     return result
 
 
@@ -8375,6 +9131,8 @@ def remainder_Scalar_Tensor(ks, self, other):
     if requires:
         node = NotImplementedNode("aten::remainder")
         node._next_edges = requiring_edges(other,)
+    if FW.active:
+        forbid_forward_fallback("remainder", other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -8405,6 +9163,8 @@ def min(ks, self):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.min(result, self)
     return result
 
 
@@ -8415,6 +9175,8 @@ def min_unary_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="min"))
+    if FW.active:
+        forbid_forward_out("min_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8443,6 +9205,8 @@ def max(ks, self):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.max(result, self)
     return result
 
 
@@ -8453,6 +9217,8 @@ def max_unary_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="max"))
+    if FW.active:
+        forbid_forward_out("max_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8481,6 +9247,8 @@ def maximum(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.maximum(result, self, other)
     return result
 
 
@@ -8491,6 +9259,8 @@ def maximum_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="maximum"))
+    if FW.active:
+        forbid_forward_out("maximum_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8519,6 +9289,8 @@ def minimum(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.minimum(result, self, other)
     return result
 
 
@@ -8529,6 +9301,8 @@ def minimum_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="minimum"))
+    if FW.active:
+        forbid_forward_out("minimum_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8545,6 +9319,8 @@ def sort_values(ks, self, dim, descending, values, indices):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or values._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sort"))
+    if FW.active:
+        forbid_forward_out("sort_out", self, values, indices)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8574,6 +9350,8 @@ def sort(ks, self, dim, descending):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_indices = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.sort(result, self, dim, descending)
     return result
 
 
@@ -8584,6 +9362,8 @@ def sort_values_stable(ks, self, stable, dim, descending, values, indices):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or values._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sort"))
+    if FW.active:
+        forbid_forward_out("sort_out", self, values, indices)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8613,6 +9393,8 @@ def sort_stable(ks, self, stable, dim, descending):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_indices = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.sort_stable(result, self, stable, dim, descending)
     return result
 
 
@@ -8623,6 +9405,8 @@ def topk_values(ks, self, k, dim, largest, sorted, values, indices):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or values._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="topk"))
+    if FW.active:
+        forbid_forward_out("topk_out", self, values, indices)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8652,6 +9436,8 @@ def topk(ks, self, k, dim, largest, sorted):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_indices = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.topk(result, self, k, dim, largest, sorted)
     return result
 
 
@@ -8718,6 +9504,8 @@ def pow_Tensor_Tensor_out(ks, self, exponent, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or exponent._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="pow"))
+    if FW.active:
+        forbid_forward_out("pow_out", self, exponent, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8748,6 +9536,8 @@ def pow_Tensor_Tensor(ks, self, exponent):
         set_history(result, node)
         if node.should_compute_output(1):
             node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.pow_Tensor_Tensor(result, self, exponent)
     return result
 
 
@@ -8758,6 +9548,8 @@ def pow_Scalar_out(ks, self, exponent, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (exponent._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="pow"))
+    if FW.active:
+        forbid_forward_out("pow_out", exponent, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8787,6 +9579,8 @@ def pow_Scalar(ks, self, exponent):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.pow_Scalar(result, self, exponent)
     return result
 
 
@@ -8797,6 +9591,8 @@ def pow_Tensor_Scalar_out(ks, self, exponent, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="pow"))
+    if FW.active:
+        forbid_forward_out("pow_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8825,6 +9621,8 @@ def pow_Tensor_Scalar(ks, self, exponent):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.pow_Tensor_Scalar(result, self, exponent)
     return result
 
 
@@ -8840,6 +9638,7 @@ def pow__Scalar(ks, self, exponent):
         node._next_edges = (gradient_edge(self),)
         node._saved_exponent = exponent
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.pow__Scalar_pre(self, exponent) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8848,6 +9647,8 @@ def pow__Scalar(ks, self, exponent):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.pow__Scalar(fw, self, exponent)
     return result
 
 
@@ -8863,6 +9664,7 @@ def pow__Tensor(ks, self, exponent):
         node._next_edges = (gradient_edge(self), gradient_edge(exponent))
         node._raw_saved_exponent = SavedVariable(exponent)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.pow__Tensor_pre(self, exponent) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8873,6 +9675,8 @@ def pow__Tensor(ks, self, exponent):
         rebase_history(self, node)
         if node.should_compute_output(1):
             node._raw_saved_result = SavedVariable(self, True)
+    if fw is not None:
+        _fw.pow__Tensor(fw, self, exponent)
     return result
 
 
@@ -8893,6 +9697,8 @@ def alias(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.alias(result, self)
     return result
 
 
@@ -8927,6 +9733,8 @@ def lift_fresh(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.lift_fresh(result, self)
     return result
 
 
@@ -8949,6 +9757,8 @@ def select_backward(ks, grad_output, input_sizes, dim, index):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.select_backward(result, grad_output, input_sizes, dim, index)
     return result
 
 
@@ -8973,6 +9783,8 @@ def slice_backward(ks, grad_output, input_sizes, dim, start, end, step):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.slice_backward(result, grad_output, input_sizes, dim, start, end, step)
     return result
 
 
@@ -8996,6 +9808,8 @@ def diagonal_backward(ks, grad_output, input_sizes, offset, dim1, dim2):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.diagonal_backward(result, grad_output, input_sizes, offset, dim1, dim2)
     return result
 
 
@@ -9006,6 +9820,8 @@ def mse_loss_out(ks, self, target, reduction, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or target._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="mse_loss"))
+    if FW.active:
+        forbid_forward_out("mse_loss_out", self, target, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9035,6 +9851,8 @@ def mse_loss(ks, self, target, reduction):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.mse_loss(result, self, target, reduction)
     return result
 
 
@@ -9045,6 +9863,8 @@ def nll_loss_forward_output(ks, self, target, weight, reduction, ignore_index, o
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or (weight is not None and weight._requires_grad) or output._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="nll_loss_forward"))
+    if FW.active:
+        forbid_forward_out("nll_loss_forward_out", self, target, weight, output, total_weight)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9079,6 +9899,8 @@ def nll_loss_forward(ks, self, target, weight, reduction, ignore_index):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_total_weight = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.nll_loss_forward(result, self, target, weight, reduction, ignore_index)
     return result
 
 
@@ -9089,6 +9911,8 @@ def nll_loss_backward_grad_input(ks, grad_output, self, target, weight, reductio
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (grad_output._requires_grad or self._requires_grad or (weight is not None and weight._requires_grad) or total_weight._requires_grad or grad_input._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="nll_loss_backward"))
+    if FW.active:
+        forbid_forward_out("nll_loss_backward_out", grad_output, self, target, weight, total_weight, grad_input)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9119,6 +9943,8 @@ def nll_loss_backward(ks, grad_output, self, target, weight, reduction, ignore_i
             node._raw_saved_target = SavedVariable(target)
         if node.should_compute_output(0):
             node._raw_saved_weight = SavedVariable(weight)
+    if FW.active:
+        forbid_forward("nll_loss_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -9140,6 +9966,8 @@ def set__source_Storage(ks, self, source):
         check_inplace(self)
         node = NotImplementedNode("set_")
         node._next_edges = (gradient_edge(self),)
+    if FW.active:
+        forbid_forward_fallback("set_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9161,6 +9989,8 @@ def set__source_Storage_storage_offset(ks, self, source, storage_offset, size, s
         check_inplace(self)
         node = NotImplementedNode("set_")
         node._next_edges = (gradient_edge(self),)
+    if FW.active:
+        forbid_forward_fallback("set_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9182,6 +10012,8 @@ def set__source_Tensor(ks, self, source):
         check_inplace(self)
         node = NotImplementedNode("set_")
         node._next_edges = (gradient_edge(self), gradient_edge(source),)
+    if FW.active:
+        forbid_forward_fallback("set_", self, source)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9203,6 +10035,8 @@ def set_(ks, self):
         check_inplace(self)
         node = NotImplementedNode("set_")
         node._next_edges = (gradient_edge(self),)
+    if FW.active:
+        forbid_forward_fallback("set_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9223,6 +10057,8 @@ def floor_divide(ks, self, other):
     if requires:
         node = NotImplementedNode("aten::floor_divide")
         node._next_edges = requiring_edges(self, other)
+    if FW.active:
+        forbid_forward_fallback("floor_divide", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -9244,6 +10080,8 @@ def floor_divide__Tensor(ks, self, other):
         check_inplace(self)
         node = NotImplementedNode("aten::floor_divide_")
         node._next_edges = requiring_edges(self, other)
+    if FW.active:
+        forbid_forward_fallback("floor_divide_", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9265,6 +10103,8 @@ def floor_divide_out(ks, self, other, out):
         check_out_mutable(out, "aten::floor_divide")
         node = NotImplementedNode("aten::floor_divide")
         node._next_edges = requiring_edges(self, other, out)
+    if FW.active:
+        forbid_forward_fallback("floor_divide", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9285,6 +10125,8 @@ def floor_divide_Scalar(ks, self, other):
     if requires:
         node = NotImplementedNode("aten::floor_divide")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("floor_divide", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -9306,6 +10148,8 @@ def floor_divide__Scalar(ks, self, other):
         check_inplace(self)
         node = NotImplementedNode("aten::floor_divide_")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("floor_divide_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9324,6 +10168,8 @@ def norm_dtype_out(ks, self, p, dim, keepdim, dtype, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="norm"))
+    if FW.active:
+        forbid_forward_out("norm_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9370,6 +10216,8 @@ def count_nonzero_dim_IntList(ks, self, dim):
     if requires:
         node = NotImplementedNode("aten::count_nonzero")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("count_nonzero", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -9390,6 +10238,8 @@ def count_nonzero(ks, self, dim):
     if requires:
         node = NotImplementedNode("aten::count_nonzero")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("count_nonzero", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -9410,6 +10260,8 @@ def _foobar(ks, self, arg1, arg2, arg3):
     if requires:
         node = NotImplementedNode("aten::_foobar")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("_foobar", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -9443,6 +10295,8 @@ def embedding(ks, weight, indices, padding_idx, scale_grad_by_freq, sparse):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.embedding(result, weight, indices, padding_idx, scale_grad_by_freq, sparse)
     return result
 
 
@@ -9465,6 +10319,8 @@ def embedding_dense_backward(ks, grad_output, indices, num_weights, padding_idx,
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.embedding_dense_backward(result, grad_output, indices, num_weights, padding_idx, scale_grad_by_freq)
     return result
 
 
@@ -9478,6 +10334,8 @@ def embedding_renorm_(ks, self, indices, max_norm, norm_type):
         check_inplace(self)
         node = NotImplementedNode("aten::embedding_renorm_")
         node._next_edges = requiring_edges(self, indices)
+    if FW.active:
+        forbid_forward_fallback("embedding_renorm_", self, indices)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9505,6 +10363,8 @@ def _trilinear(ks, i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim):
         node._raw_saved_i2 = SavedVariable(i2)
         node._raw_saved_i3 = SavedVariable(i3)
         node._saved_sumdim = sumdim
+    if FW.active:
+        forbid_forward("_trilinear", i1, i2, i3)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -9523,6 +10383,8 @@ def addcmul_out(ks, self, tensor1, tensor2, value, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or tensor1._requires_grad or tensor2._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="addcmul"))
+    if FW.active:
+        forbid_forward_out("addcmul_out", self, tensor1, tensor2, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9561,6 +10423,8 @@ def addcmul(ks, self, tensor1, tensor2, value):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.addcmul(result, self, tensor1, tensor2, value)
     return result
 
 
@@ -9586,6 +10450,7 @@ def addcmul_(ks, self, tensor1, tensor2, value):
             node._saved_tensor2_dtype = tensor2.dtype
         if node.should_compute_output(1) or node.should_compute_output(2):
             node._saved_value = value
+    fw = _fw.addcmul__pre(self, tensor1, tensor2, value) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9594,6 +10459,8 @@ def addcmul_(ks, self, tensor1, tensor2, value):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.addcmul_(fw, self, tensor1, tensor2, value)
     return result
 
 
@@ -9604,6 +10471,8 @@ def addcdiv_out(ks, self, tensor1, tensor2, value, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or tensor1._requires_grad or tensor2._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="addcdiv"))
+    if FW.active:
+        forbid_forward_out("addcdiv_out", self, tensor1, tensor2, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9640,6 +10509,8 @@ def addcdiv(ks, self, tensor1, tensor2, value):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.addcdiv(result, self, tensor1, tensor2, value)
     return result
 
 
@@ -9663,6 +10534,7 @@ def addcdiv_(ks, self, tensor1, tensor2, value):
             node._raw_saved_tensor2 = SavedVariable(tensor2)
         if node.should_compute_output(1) or node.should_compute_output(2):
             node._saved_value = value
+    fw = _fw.addcdiv__pre(self, tensor1, tensor2, value) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9671,6 +10543,8 @@ def addcdiv_(ks, self, tensor1, tensor2, value):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.addcdiv_(fw, self, tensor1, tensor2, value)
     return result
 
 
@@ -9681,6 +10555,8 @@ def lerp_Scalar_out(ks, self, end, weight, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or end._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="lerp"))
+    if FW.active:
+        forbid_forward_out("lerp_out", self, end, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9697,6 +10573,8 @@ def lerp_Tensor_out(ks, self, end, weight, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or end._requires_grad or weight._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="lerp"))
+    if FW.active:
+        forbid_forward_out("lerp_out", self, end, weight, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9724,6 +10602,8 @@ def lerp_Scalar(ks, self, end, weight):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.lerp_Scalar(result, self, end, weight)
     return result
 
 
@@ -9750,6 +10630,8 @@ def lerp_Tensor(ks, self, end, weight):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.lerp_Tensor(result, self, end, weight)
     return result
 
 
@@ -9764,6 +10646,7 @@ def lerp__Scalar(ks, self, end, weight):
         node = nodes.LerpBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(end))
         node._saved_weight = weight
+    fw = _fw.lerp__Scalar_pre(self, end, weight) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9772,6 +10655,8 @@ def lerp__Scalar(ks, self, end, weight):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.lerp__Scalar(fw, self, end, weight)
     return result
 
 
@@ -9791,6 +10676,7 @@ def lerp__Tensor(ks, self, end, weight):
             node._raw_saved_self = SavedVariable(self.clone())
         if node.should_compute_output(0) or node.should_compute_output(1):
             node._raw_saved_weight = SavedVariable(weight)
+    fw = _fw.lerp__Tensor_pre(self, end, weight) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9799,6 +10685,8 @@ def lerp__Tensor(ks, self, end, weight):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.lerp__Tensor(fw, self, end, weight)
     return result
 
 
@@ -9821,6 +10709,8 @@ def sgn(ks, self):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.sgn(result, self)
     return result
 
 
@@ -9835,6 +10725,7 @@ def sgn_(ks, self):
         node = nodes.SgnBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.sgn__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9844,6 +10735,8 @@ def sgn_(ks, self):
     if requires:
         rebase_history(self, node)
         node._raw_saved_result = SavedVariable(self, True)
+    if fw is not None:
+        _fw.sgn_(fw, self)
     return result
 
 
@@ -9854,6 +10747,8 @@ def sgn_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sgn"))
+    if FW.active:
+        forbid_forward_out("sgn_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9881,6 +10776,8 @@ def acosh(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.acosh(result, self)
     return result
 
 
@@ -9894,6 +10791,8 @@ def acosh_(ks, self):
         check_inplace(self)
         node = nodes.AcoshBackward1()
         node._next_edges = (gradient_edge(self),)
+    if FW.active:
+        forbid_forward("acosh_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9912,6 +10811,8 @@ def acosh_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="acosh"))
+    if FW.active:
+        forbid_forward_out("acosh_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9939,6 +10840,8 @@ def asinh(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.asinh(result, self)
     return result
 
 
@@ -9952,6 +10855,8 @@ def asinh_(ks, self):
         check_inplace(self)
         node = nodes.AsinhBackward1()
         node._next_edges = (gradient_edge(self),)
+    if FW.active:
+        forbid_forward("asinh_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9970,6 +10875,8 @@ def asinh_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="asinh"))
+    if FW.active:
+        forbid_forward_out("asinh_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9997,6 +10904,8 @@ def atanh(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.atanh(result, self)
     return result
 
 
@@ -10010,6 +10919,8 @@ def atanh_(ks, self):
         check_inplace(self)
         node = nodes.AtanhBackward1()
         node._next_edges = (gradient_edge(self),)
+    if FW.active:
+        forbid_forward("atanh_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10028,6 +10939,8 @@ def atanh_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="atanh"))
+    if FW.active:
+        forbid_forward_out("atanh_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10054,6 +10967,8 @@ def ceil(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.ceil(result, self)
     return result
 
 
@@ -10067,6 +10982,7 @@ def ceil_(ks, self):
         check_inplace(self)
         node = nodes.CeilBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.ceil__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10075,6 +10991,8 @@ def ceil_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.ceil_(fw, self)
     return result
 
 
@@ -10085,6 +11003,8 @@ def ceil_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="ceil"))
+    if FW.active:
+        forbid_forward_out("ceil_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10112,6 +11032,8 @@ def erf(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.erf(result, self)
     return result
 
 
@@ -10126,6 +11048,7 @@ def erf_(ks, self):
         node = nodes.ErfBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.erf__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10134,6 +11057,8 @@ def erf_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.erf_(fw, self)
     return result
 
 
@@ -10144,6 +11069,8 @@ def erf_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="erf"))
+    if FW.active:
+        forbid_forward_out("erf_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10171,6 +11098,8 @@ def erfc(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.erfc(result, self)
     return result
 
 
@@ -10185,6 +11114,7 @@ def erfc_(ks, self):
         node = nodes.ErfcBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.erfc__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10193,6 +11123,8 @@ def erfc_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.erfc_(fw, self)
     return result
 
 
@@ -10203,6 +11135,8 @@ def erfc_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="erfc"))
+    if FW.active:
+        forbid_forward_out("erfc_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10230,6 +11164,8 @@ def exp2(ks, self):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.exp2(result, self)
     return result
 
 
@@ -10243,6 +11179,7 @@ def exp2_(ks, self):
         check_inplace(self)
         node = nodes.Exp2Backward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.exp2__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10252,6 +11189,8 @@ def exp2_(ks, self):
     if requires:
         rebase_history(self, node)
         node._raw_saved_result = SavedVariable(self, True)
+    if fw is not None:
+        _fw.exp2_(fw, self)
     return result
 
 
@@ -10262,6 +11201,8 @@ def exp2_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="exp2"))
+    if FW.active:
+        forbid_forward_out("exp2_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10288,6 +11229,8 @@ def floor(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.floor(result, self)
     return result
 
 
@@ -10301,6 +11244,7 @@ def floor_(ks, self):
         check_inplace(self)
         node = nodes.FloorBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.floor__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10309,6 +11253,8 @@ def floor_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.floor_(fw, self)
     return result
 
 
@@ -10319,6 +11265,8 @@ def floor_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="floor"))
+    if FW.active:
+        forbid_forward_out("floor_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10345,6 +11293,8 @@ def frac(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.frac(result, self)
     return result
 
 
@@ -10358,6 +11308,7 @@ def frac_(ks, self):
         check_inplace(self)
         node = nodes.FracBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.frac__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10366,6 +11317,8 @@ def frac_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.frac_(fw, self)
     return result
 
 
@@ -10376,6 +11329,8 @@ def frac_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="frac"))
+    if FW.active:
+        forbid_forward_out("frac_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10403,6 +11358,8 @@ def nan_to_num(ks, self, nan, posinf, neginf):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.nan_to_num(result, self, nan, posinf, neginf)
     return result
 
 
@@ -10417,6 +11374,7 @@ def nan_to_num_(ks, self, nan, posinf, neginf):
         node = nodes.NanToNumBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.nan_to_num__pre(self, nan, posinf, neginf) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10425,6 +11383,8 @@ def nan_to_num_(ks, self, nan, posinf, neginf):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.nan_to_num_(fw, self, nan, posinf, neginf)
     return result
 
 
@@ -10435,6 +11395,8 @@ def nan_to_num_out(ks, self, nan, posinf, neginf, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="nan_to_num"))
+    if FW.active:
+        forbid_forward_out("nan_to_num_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10451,6 +11413,8 @@ def mvlgamma_out(ks, self, p, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="mvlgamma"))
+    if FW.active:
+        forbid_forward_out("mvlgamma_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10479,6 +11443,8 @@ def mvlgamma(ks, self, p):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.mvlgamma(result, self, p)
     return result
 
 
@@ -10494,6 +11460,7 @@ def mvlgamma_(ks, self, p):
         node._next_edges = (gradient_edge(self),)
         node._saved_p = p
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.mvlgamma__pre(self, p) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10502,6 +11469,8 @@ def mvlgamma_(ks, self, p):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.mvlgamma_(fw, self, p)
     return result
 
 
@@ -10522,6 +11491,8 @@ def rad2deg(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.rad2deg(result, self)
     return result
 
 
@@ -10535,6 +11506,7 @@ def rad2deg_(ks, self):
         check_inplace(self)
         node = nodes.Rad2DegBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.rad2deg__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10543,6 +11515,8 @@ def rad2deg_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.rad2deg_(fw, self)
     return result
 
 
@@ -10553,6 +11527,8 @@ def rad2deg_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="rad2deg"))
+    if FW.active:
+        forbid_forward_out("rad2deg_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10579,6 +11555,8 @@ def deg2rad(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.deg2rad(result, self)
     return result
 
 
@@ -10592,6 +11570,7 @@ def deg2rad_(ks, self):
         check_inplace(self)
         node = nodes.Deg2RadBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.deg2rad__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10600,6 +11579,8 @@ def deg2rad_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.deg2rad_(fw, self)
     return result
 
 
@@ -10610,6 +11591,8 @@ def deg2rad_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="deg2rad"))
+    if FW.active:
+        forbid_forward_out("deg2rad_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10636,6 +11619,8 @@ def round(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.round(result, self)
     return result
 
 
@@ -10649,6 +11634,7 @@ def round_(ks, self):
         check_inplace(self)
         node = nodes.RoundBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.round__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10657,6 +11643,8 @@ def round_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.round_(fw, self)
     return result
 
 
@@ -10667,6 +11655,8 @@ def round_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="round"))
+    if FW.active:
+        forbid_forward_out("round_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10693,6 +11683,8 @@ def round_decimals(ks, self, decimals):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.round_decimals(result, self, decimals)
     return result
 
 
@@ -10706,6 +11698,7 @@ def round__decimals(ks, self, decimals):
         check_inplace(self)
         node = nodes.RoundBackward1()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.round__decimals_pre(self, decimals) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10714,6 +11707,8 @@ def round__decimals(ks, self, decimals):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.round__decimals(fw, self, decimals)
     return result
 
 
@@ -10724,6 +11719,8 @@ def round_decimals_out(ks, self, decimals, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="round"))
+    if FW.active:
+        forbid_forward_out("round_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10752,6 +11749,8 @@ def logit(ks, self, eps):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.logit(result, self, eps)
     return result
 
 
@@ -10767,6 +11766,7 @@ def logit_(ks, self, eps):
         node._next_edges = (gradient_edge(self),)
         node._saved_eps = eps
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.logit__pre(self, eps) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10775,6 +11775,8 @@ def logit_(ks, self, eps):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.logit_(fw, self, eps)
     return result
 
 
@@ -10785,6 +11787,8 @@ def logit_out(ks, self, eps, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="logit"))
+    if FW.active:
+        forbid_forward_out("logit_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10812,6 +11816,8 @@ def sinc(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.sinc(result, self)
     return result
 
 
@@ -10826,6 +11832,7 @@ def sinc_(ks, self):
         node = nodes.SincBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.sinc__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10834,6 +11841,8 @@ def sinc_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.sinc_(fw, self)
     return result
 
 
@@ -10844,6 +11853,8 @@ def sinc_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sinc"))
+    if FW.active:
+        forbid_forward_out("sinc_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10870,6 +11881,8 @@ def trunc(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.trunc(result, self)
     return result
 
 
@@ -10883,6 +11896,7 @@ def trunc_(ks, self):
         check_inplace(self)
         node = nodes.TruncBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.trunc__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10891,6 +11905,8 @@ def trunc_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.trunc_(fw, self)
     return result
 
 
@@ -10901,6 +11917,8 @@ def trunc_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="trunc"))
+    if FW.active:
+        forbid_forward_out("trunc_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10921,6 +11939,7 @@ def digamma_(ks, self):
         node = nodes.DigammaBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.digamma__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10929,6 +11948,8 @@ def digamma_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.digamma_(fw, self)
     return result
 
 
@@ -10939,6 +11960,8 @@ def lgamma_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="lgamma"))
+    if FW.active:
+        forbid_forward_out("lgamma_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10959,6 +11982,7 @@ def lgamma_(ks, self):
         node = nodes.LgammaBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.lgamma__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10967,6 +11991,8 @@ def lgamma_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.lgamma_(fw, self)
     return result
 
 
@@ -10988,6 +12014,8 @@ def lgamma(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.lgamma(result, self)
     return result
 
 
@@ -10998,6 +12026,8 @@ def digamma_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="digamma"))
+    if FW.active:
+        forbid_forward_out("digamma_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11025,6 +12055,8 @@ def digamma(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.digamma(result, self)
     return result
 
 
@@ -11035,6 +12067,8 @@ def polygamma_out(ks, n, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="polygamma"))
+    if FW.active:
+        forbid_forward_out("polygamma_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11063,6 +12097,8 @@ def polygamma(ks, n, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.polygamma(result, n, self)
     return result
 
 
@@ -11078,6 +12114,7 @@ def polygamma_(ks, self, n):
         node._next_edges = (gradient_edge(self),)
         node._saved_n = n
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.polygamma__pre(self, n) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11086,6 +12123,8 @@ def polygamma_(ks, self, n):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.polygamma_(fw, self, n)
     return result
 
 
@@ -11107,6 +12146,8 @@ def erfinv(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.erfinv(result, self)
     return result
 
 
@@ -11121,6 +12162,7 @@ def erfinv_(ks, self):
         node = nodes.ErfinvBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.erfinv__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11129,6 +12171,8 @@ def erfinv_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.erfinv_(fw, self)
     return result
 
 
@@ -11139,6 +12183,8 @@ def erfinv_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="erfinv"))
+    if FW.active:
+        forbid_forward_out("erfinv_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11166,6 +12212,8 @@ def i0(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.i0(result, self)
     return result
 
 
@@ -11180,6 +12228,7 @@ def i0_(ks, self):
         node = nodes.I0Backward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.i0__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11188,6 +12237,8 @@ def i0_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.i0_(fw, self)
     return result
 
 
@@ -11198,6 +12249,8 @@ def i0_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="i0"))
+    if FW.active:
+        forbid_forward_out("i0_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11323,6 +12376,8 @@ def special_entr(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.special_entr(result, self)
     return result
 
 
@@ -11333,6 +12388,8 @@ def special_entr_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="special_entr"))
+    if FW.active:
+        forbid_forward_out("special_entr_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11360,6 +12417,8 @@ def special_ndtri(ks, self):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.special_ndtri(result, self)
     return result
 
 
@@ -11370,6 +12429,8 @@ def special_ndtri_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="special_ndtri"))
+    if FW.active:
+        forbid_forward_out("special_ndtri_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11398,6 +12459,8 @@ def special_log_ndtr(ks, self):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.special_log_ndtr(result, self)
     return result
 
 
@@ -11408,6 +12471,8 @@ def special_log_ndtr_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="special_log_ndtr"))
+    if FW.active:
+        forbid_forward_out("special_log_ndtr_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11436,6 +12501,8 @@ def special_erfcx(ks, self):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.special_erfcx(result, self)
     return result
 
 
@@ -11446,6 +12513,8 @@ def special_erfcx_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="special_erfcx"))
+    if FW.active:
+        forbid_forward_out("special_erfcx_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11474,6 +12543,8 @@ def special_i0e(ks, self):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.special_i0e(result, self)
     return result
 
 
@@ -11484,6 +12555,8 @@ def special_i0e_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="special_i0e"))
+    if FW.active:
+        forbid_forward_out("special_i0e_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11512,6 +12585,8 @@ def special_i1(ks, self):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.special_i1(result, self)
     return result
 
 
@@ -11522,6 +12597,8 @@ def special_i1_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="special_i1"))
+    if FW.active:
+        forbid_forward_out("special_i1_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11550,6 +12627,8 @@ def special_i1e(ks, self):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.special_i1e(result, self)
     return result
 
 
@@ -11560,6 +12639,8 @@ def special_i1e_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="special_i1e"))
+    if FW.active:
+        forbid_forward_out("special_i1e_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11884,6 +12965,8 @@ def copysign_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="copysign"))
+    if FW.active:
+        forbid_forward_out("copysign_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11916,6 +12999,8 @@ def copysign_Tensor(ks, self, other):
         set_history(result, node)
         if node.should_compute_output(0):
             node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.copysign_Tensor(result, self, other)
     return result
 
 
@@ -11933,6 +13018,7 @@ def copysign__Tensor(ks, self, other):
             node._raw_saved_other = SavedVariable(other)
         if node.should_compute_output(0):
             node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.copysign__Tensor_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11943,6 +13029,8 @@ def copysign__Tensor(ks, self, other):
         rebase_history(self, node)
         if node.should_compute_output(0):
             node._raw_saved_result = SavedVariable(self, True)
+    if fw is not None:
+        _fw.copysign__Tensor(fw, self, other)
     return result
 
 
@@ -11965,6 +13053,8 @@ def copysign_Scalar(ks, self, other):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.copysign_Scalar(result, self, other)
     return result
 
 
@@ -11979,6 +13069,7 @@ def copysign__Scalar(ks, self, other):
         node = nodes.CopysignBackward1()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.copysign__Scalar_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11988,6 +13079,8 @@ def copysign__Scalar(ks, self, other):
     if requires:
         rebase_history(self, node)
         node._raw_saved_result = SavedVariable(self, True)
+    if fw is not None:
+        _fw.copysign__Scalar(fw, self, other)
     return result
 
 
@@ -11998,6 +13091,8 @@ def copysign_Scalar_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="copysign"))
+    if FW.active:
+        forbid_forward_out("copysign_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12026,6 +13121,8 @@ def clamp_max(ks, self, max):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.clamp_max(result, self, max)
     return result
 
 
@@ -12048,6 +13145,8 @@ def clamp_max_Tensor(ks, self, max):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.clamp_max_Tensor(result, self, max)
     return result
 
 
@@ -12063,6 +13162,7 @@ def clamp_max_(ks, self, max):
         node._next_edges = (gradient_edge(self),)
         node._saved_max = max
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.clamp_max__pre(self, max) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12071,6 +13171,8 @@ def clamp_max_(ks, self, max):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.clamp_max_(fw, self, max)
     return result
 
 
@@ -12086,6 +13188,7 @@ def clamp_max__Tensor(ks, self, max):
         node._next_edges = (gradient_edge(self), gradient_edge(max))
         node._raw_saved_max = SavedVariable(max)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.clamp_max__Tensor_pre(self, max) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12094,6 +13197,8 @@ def clamp_max__Tensor(ks, self, max):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.clamp_max__Tensor(fw, self, max)
     return result
 
 
@@ -12104,6 +13209,8 @@ def clamp_max_out(ks, self, max, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="clamp_max"))
+    if FW.active:
+        forbid_forward_out("clamp_max_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12120,6 +13227,8 @@ def clamp_max_Tensor_out(ks, self, max, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or max._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="clamp_max"))
+    if FW.active:
+        forbid_forward_out("clamp_max_out", self, max, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12148,6 +13257,8 @@ def clamp_min(ks, self, min):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.clamp_min(result, self, min)
     return result
 
 
@@ -12170,6 +13281,8 @@ def clamp_min_Tensor(ks, self, min):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.clamp_min_Tensor(result, self, min)
     return result
 
 
@@ -12185,6 +13298,7 @@ def clamp_min_(ks, self, min):
         node._next_edges = (gradient_edge(self),)
         node._saved_min = min
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.clamp_min__pre(self, min) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12193,6 +13307,8 @@ def clamp_min_(ks, self, min):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.clamp_min_(fw, self, min)
     return result
 
 
@@ -12208,6 +13324,7 @@ def clamp_min__Tensor(ks, self, min):
         node._next_edges = (gradient_edge(self), gradient_edge(min))
         node._raw_saved_min = SavedVariable(min)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.clamp_min__Tensor_pre(self, min) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12216,6 +13333,8 @@ def clamp_min__Tensor(ks, self, min):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.clamp_min__Tensor(fw, self, min)
     return result
 
 
@@ -12226,6 +13345,8 @@ def clamp_min_out(ks, self, min, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="clamp_min"))
+    if FW.active:
+        forbid_forward_out("clamp_min_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12242,6 +13363,8 @@ def clamp_min_Tensor_out(ks, self, min, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or min._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="clamp_min"))
+    if FW.active:
+        forbid_forward_out("clamp_min_out", self, min, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12261,6 +13384,8 @@ def gcd_out(ks, self, other, out):
         check_out_mutable(out, "aten::gcd")
         node = NotImplementedNode("aten::gcd")
         node._next_edges = requiring_edges(self, other, out)
+    if FW.active:
+        forbid_forward_fallback("gcd", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12281,6 +13406,8 @@ def gcd(ks, self, other):
     if requires:
         node = NotImplementedNode("aten::gcd")
         node._next_edges = requiring_edges(self, other)
+    if FW.active:
+        forbid_forward_fallback("gcd", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -12302,6 +13429,8 @@ def gcd_(ks, self, other):
         check_inplace(self)
         node = NotImplementedNode("aten::gcd_")
         node._next_edges = requiring_edges(self, other)
+    if FW.active:
+        forbid_forward_fallback("gcd_", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12323,6 +13452,8 @@ def lcm_out(ks, self, other, out):
         check_out_mutable(out, "aten::lcm")
         node = NotImplementedNode("aten::lcm")
         node._next_edges = requiring_edges(self, other, out)
+    if FW.active:
+        forbid_forward_fallback("lcm", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12343,6 +13474,8 @@ def lcm(ks, self, other):
     if requires:
         node = NotImplementedNode("aten::lcm")
         node._next_edges = requiring_edges(self, other)
+    if FW.active:
+        forbid_forward_fallback("lcm", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -12364,6 +13497,8 @@ def lcm_(ks, self, other):
         check_inplace(self)
         node = NotImplementedNode("aten::lcm_")
         node._next_edges = requiring_edges(self, other)
+    if FW.active:
+        forbid_forward_fallback("lcm_", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12396,6 +13531,8 @@ def ldexp_Tensor(ks, self, other):
         set_history(result, node)
         if node.should_compute_output(1):
             node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.ldexp_Tensor(result, self, other)
     return result
 
 
@@ -12411,6 +13548,7 @@ def ldexp_(ks, self, other):
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         if node.should_compute_output(0):
             node._raw_saved_other = SavedVariable(other)
+    fw = _fw.ldexp__pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12421,6 +13559,8 @@ def ldexp_(ks, self, other):
         rebase_history(self, node)
         if node.should_compute_output(1):
             node._raw_saved_result = SavedVariable(self, True)
+    if fw is not None:
+        _fw.ldexp_(fw, self, other)
     return result
 
 
@@ -12431,6 +13571,8 @@ def ldexp_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="ldexp"))
+    if FW.active:
+        forbid_forward_out("ldexp_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12447,6 +13589,8 @@ def logaddexp_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="logaddexp"))
+    if FW.active:
+        forbid_forward_out("logaddexp_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12475,6 +13619,8 @@ def logaddexp(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.logaddexp(result, self, other)
     return result
 
 
@@ -12485,6 +13631,8 @@ def logaddexp2_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="logaddexp2"))
+    if FW.active:
+        forbid_forward_out("logaddexp2_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12513,6 +13661,8 @@ def logaddexp2(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.logaddexp2(result, self, other)
     return result
 
 
@@ -12535,6 +13685,8 @@ def xlogy_Tensor(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.xlogy_Tensor(result, self, other)
     return result
 
 
@@ -12557,6 +13709,8 @@ def xlogy_Scalar_Self(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.xlogy_Scalar_Self(result, self, other)
     return result
 
 
@@ -12579,6 +13733,8 @@ def xlogy_Scalar_Other(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.xlogy_Scalar_Other(result, self, other)
     return result
 
 
@@ -12594,6 +13750,7 @@ def xlogy__Tensor(ks, self, other):
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         node._raw_saved_other = SavedVariable(other)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.xlogy__Tensor_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12602,6 +13759,8 @@ def xlogy__Tensor(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.xlogy__Tensor(fw, self, other)
     return result
 
 
@@ -12617,6 +13776,7 @@ def xlogy__Scalar_Other(ks, self, other):
         node._next_edges = (gradient_edge(self),)
         node._saved_other = other
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.xlogy__Scalar_Other_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12625,6 +13785,8 @@ def xlogy__Scalar_Other(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.xlogy__Scalar_Other(fw, self, other)
     return result
 
 
@@ -12635,6 +13797,8 @@ def xlogy_OutTensor(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="xlogy"))
+    if FW.active:
+        forbid_forward_out("xlogy_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12651,6 +13815,8 @@ def xlogy_OutScalar_Self(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="xlogy"))
+    if FW.active:
+        forbid_forward_out("xlogy_out", other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12667,6 +13833,8 @@ def xlogy_OutScalar_Other(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="xlogy"))
+    if FW.active:
+        forbid_forward_out("xlogy_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12686,6 +13854,8 @@ def heaviside_out(ks, self, values, out):
         check_out_mutable(out, "aten::heaviside")
         node = NotImplementedNode("aten::heaviside")
         node._next_edges = requiring_edges(self, values, out)
+    if FW.active:
+        forbid_forward_fallback("heaviside", self, values, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12706,6 +13876,8 @@ def heaviside(ks, self, values):
     if requires:
         node = NotImplementedNode("aten::heaviside")
         node._next_edges = requiring_edges(self, values)
+    if FW.active:
+        forbid_forward_fallback("heaviside", self, values)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -12727,6 +13899,8 @@ def heaviside_(ks, self, values):
         check_inplace(self)
         node = NotImplementedNode("aten::heaviside_")
         node._next_edges = requiring_edges(self, values)
+    if FW.active:
+        forbid_forward_fallback("heaviside_", self, values)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12745,6 +13919,8 @@ def atan2_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="atan2"))
+    if FW.active:
+        forbid_forward_out("atan2_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12766,6 +13942,7 @@ def atan2_(ks, self, other):
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         node._raw_saved_other = SavedVariable(other)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.atan2__pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12774,6 +13951,8 @@ def atan2_(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.atan2_(fw, self, other)
     return result
 
 
@@ -12796,6 +13975,8 @@ def atan2(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.atan2(result, self, other)
     return result
 
 
@@ -12806,6 +13987,8 @@ def fmod_Scalar_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="fmod"))
+    if FW.active:
+        forbid_forward_out("fmod_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12832,6 +14015,8 @@ def fmod_Scalar(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.fmod_Scalar(result, self, other)
     return result
 
 
@@ -12845,6 +14030,7 @@ def fmod__Scalar(ks, self, other):
         check_inplace(self)
         node = nodes.FmodBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.fmod__Scalar_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12853,6 +14039,8 @@ def fmod__Scalar(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.fmod__Scalar(fw, self, other)
     return result
 
 
@@ -12863,6 +14051,8 @@ def fmod_Tensor_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="fmod"))
+    if FW.active:
+        forbid_forward_out("fmod_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12893,6 +14083,8 @@ def fmod_Tensor(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.fmod_Tensor(result, self, other)
     return result
 
 
@@ -12910,6 +14102,7 @@ def fmod__Tensor(ks, self, other):
             node._raw_saved_other = SavedVariable(other)
         if node.should_compute_output(1):
             node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.fmod__Tensor_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12918,6 +14111,8 @@ def fmod__Tensor(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.fmod__Tensor(fw, self, other)
     return result
 
 
@@ -12928,6 +14123,8 @@ def hypot_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="hypot"))
+    if FW.active:
+        forbid_forward_out("hypot_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12959,6 +14156,8 @@ def hypot(ks, self, other):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.hypot(result, self, other)
     return result
 
 
@@ -12976,6 +14175,7 @@ def hypot_(ks, self, other):
             node._raw_saved_other = SavedVariable(other)
         if node.should_compute_output(0):
             node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.hypot__pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12985,6 +14185,8 @@ def hypot_(ks, self, other):
     if requires:
         rebase_history(self, node)
         node._raw_saved_result = SavedVariable(self, True)
+    if fw is not None:
+        _fw.hypot_(fw, self, other)
     return result
 
 
@@ -12995,6 +14197,8 @@ def igamma_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="igamma"))
+    if FW.active:
+        forbid_forward_out("igamma_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -13017,6 +14221,8 @@ def igamma(ks, self, other):
             node._raw_saved_other = SavedVariable(other)
         if node.should_compute_output(1):
             node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("igamma", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -13042,6 +14248,8 @@ def igamma_(ks, self, other):
             node._raw_saved_other = SavedVariable(other)
         if node.should_compute_output(1):
             node._raw_saved_self = SavedVariable(self.clone())
+    if FW.active:
+        forbid_forward("igamma_", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -13060,6 +14268,8 @@ def igammac_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="igammac"))
+    if FW.active:
+        forbid_forward_out("igammac_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -13082,6 +14292,8 @@ def igammac(ks, self, other):
             node._raw_saved_other = SavedVariable(other)
         if node.should_compute_output(1):
             node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("igammac", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -13107,6 +14319,8 @@ def igammac_(ks, self, other):
             node._raw_saved_other = SavedVariable(other)
         if node.should_compute_output(1):
             node._raw_saved_self = SavedVariable(self.clone())
+    if FW.active:
+        forbid_forward("igammac_", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -13125,6 +14339,8 @@ def nextafter_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="nextafter"))
+    if FW.active:
+        forbid_forward_out("nextafter_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -13154,6 +14370,8 @@ def nextafter(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.nextafter(result, self, other)
     return result
 
 
@@ -13170,6 +14388,7 @@ def nextafter_(ks, self, other):
         node._raw_saved_other = SavedVariable(other)
         if node.should_compute_output(0):
             node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.nextafter__pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -13178,6 +14397,8 @@ def nextafter_(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.nextafter_(fw, self, other)
     return result
 
 
@@ -13200,6 +14421,8 @@ def fmin(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.fmin(result, self, other)
     return result
 
 
@@ -13210,6 +14433,8 @@ def fmin_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="fmin"))
+    if FW.active:
+        forbid_forward_out("fmin_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -13238,6 +14463,8 @@ def fmax(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.fmax(result, self, other)
     return result
 
 
@@ -13248,6 +14475,8 @@ def fmax_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="fmax"))
+    if FW.active:
+        forbid_forward_out("fmax_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -13276,6 +14505,8 @@ def special_xlog1py(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.special_xlog1py(result, self, other)
     return result
 
 
@@ -13298,6 +14529,8 @@ def special_xlog1py_self_scalar(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.special_xlog1py_self_scalar(result, self, other)
     return result
 
 
@@ -13320,6 +14553,8 @@ def special_xlog1py_other_scalar(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.special_xlog1py_other_scalar(result, self, other)
     return result
 
 
@@ -13330,6 +14565,8 @@ def special_xlog1py_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="special_xlog1py"))
+    if FW.active:
+        forbid_forward_out("special_xlog1py_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -13346,6 +14583,8 @@ def special_xlog1py_self_scalar_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="special_xlog1py"))
+    if FW.active:
+        forbid_forward_out("special_xlog1py_out", other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -13362,6 +14601,8 @@ def special_xlog1py_other_scalar_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="special_xlog1py"))
+    if FW.active:
+        forbid_forward_out("special_xlog1py_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -13384,6 +14625,8 @@ def special_zeta(ks, self, other):
             node._raw_saved_other = SavedVariable(other)
         if node.should_compute_output(1):
             node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("special_zeta", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -13406,6 +14649,8 @@ def special_zeta_self_scalar(ks, self, other):
         node._next_edges = (gradient_edge(other),)
         node._raw_saved_other = SavedVariable(other)
         node._saved_self = self
+    if FW.active:
+        forbid_forward("special_zeta", other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -13426,6 +14671,8 @@ def special_zeta_other_scalar(ks, self, other):
     if requires:
         node = nodes.SpecialZetaBackward2()
         node._next_edges = (gradient_edge(self),)
+    if FW.active:
+        forbid_forward("special_zeta", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -13444,6 +14691,8 @@ def special_zeta_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="special_zeta"))
+    if FW.active:
+        forbid_forward_out("special_zeta_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -13460,6 +14709,8 @@ def special_zeta_self_scalar_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="special_zeta"))
+    if FW.active:
+        forbid_forward_out("special_zeta_out", other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -13476,6 +14727,8 @@ def special_zeta_other_scalar_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="special_zeta"))
+    if FW.active:
+        forbid_forward_out("special_zeta_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -14203,6 +15456,8 @@ def angle(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.angle(result, self)
     return result
 
 
@@ -14213,6 +15468,8 @@ def angle_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="angle"))
+    if FW.active:
+        forbid_forward_out("angle_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -14240,6 +15497,8 @@ def frexp_Tensor(ks, self):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_exponent = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.frexp_Tensor(result, self)
     return result
 
 
@@ -14250,6 +15509,8 @@ def frexp_Tensor_out(ks, self, mantissa, exponent):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or mantissa._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="frexp"))
+    if FW.active:
+        forbid_forward_out("frexp_out", self, mantissa, exponent)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -14362,6 +15623,8 @@ def rot90(ks, self, k, dims):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.rot90(result, self, k, dims)
     return result
 
 
@@ -14384,6 +15647,8 @@ def repeat(ks, self, repeats):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.repeat(result, self, repeats)
     return result
 
 
@@ -14396,6 +15661,8 @@ def repeat_interleave_Tensor(ks, repeats, output_size):
     if requires:
         node = NotImplementedNode("aten::repeat_interleave")
         node._next_edges = requiring_edges(repeats,)
+    if FW.active:
+        forbid_forward_fallback("repeat_interleave", repeats)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -14427,6 +15694,8 @@ def diag_embed(ks, self, offset, dim1, dim2):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.diag_embed(result, self, offset, dim1, dim2)
     return result
 
 
@@ -14451,6 +15720,8 @@ def diagonal_copy(ks, self, offset, dim1, dim2):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.diagonal_copy(result, self, offset, dim1, dim2)
     return result
 
 
@@ -14472,6 +15743,8 @@ def trace(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.trace(result, self)
     return result
 
 
@@ -14487,6 +15760,8 @@ def block_diag(ks, tensors):
         node._n_tensors = len(tensors)
         node._saved_tensors_dtype = [t.dtype for t in tensors]
         node._saved_tensors_sizes = [t._sizes for t in tensors]
+    if FW.active:
+        forbid_forward("block_diag", tensors)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -14519,6 +15794,8 @@ def vdot(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.vdot(result, self, other)
     return result
 
 
@@ -14543,6 +15820,8 @@ def unsafe_split_Tensor(ks, self, split_size, dim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.unsafe_split_Tensor(result, self, split_size, dim)
     return result
 
 
@@ -14567,6 +15846,8 @@ def unsafe_split_with_sizes(ks, self, split_sizes, dim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.unsafe_split_with_sizes(result, self, split_sizes, dim)
     return result
 
 
@@ -14577,6 +15858,8 @@ def index_add_out(ks, self, dim, index, source, alpha, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or source._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="index_add"))
+    if FW.active:
+        forbid_forward_out("index_add_out", self, index, source, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -14604,6 +15887,7 @@ def index_add_(ks, self, dim, index, source, alpha):
             node._raw_saved_index = SavedVariable(index)
         if node.should_compute_output(1):
             node._raw_saved_source = SavedVariable(source)
+    fw = _fw.index_add__pre(self, dim, index, source, alpha) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -14612,6 +15896,8 @@ def index_add_(ks, self, dim, index, source, alpha):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.index_add_(fw, self, dim, index, source, alpha)
     return result
 
 
@@ -14640,6 +15926,8 @@ def index_add(ks, self, dim, index, source, alpha):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.index_add(result, self, dim, index, source, alpha)
     return result
 
 
@@ -14650,6 +15938,8 @@ def index_copy_out(ks, self, dim, index, source, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or source._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="index_copy"))
+    if FW.active:
+        forbid_forward_out("index_copy_out", self, index, source, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -14673,6 +15963,7 @@ def index_copy_(ks, self, dim, index, source):
         node._raw_saved_index = SavedVariable(index)
         if node.should_compute_output(1):
             node._raw_saved_source = SavedVariable(source)
+    fw = _fw.index_copy__pre(self, dim, index, source) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -14681,6 +15972,8 @@ def index_copy_(ks, self, dim, index, source):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.index_copy_(fw, self, dim, index, source)
     return result
 
 
@@ -14705,6 +15998,8 @@ def index_copy(ks, self, dim, index, source):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.index_copy(result, self, dim, index, source)
     return result
 
 
@@ -14720,6 +16015,7 @@ def index_fill__int_Scalar(ks, self, dim, index, value):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._raw_saved_index = SavedVariable(index)
+    fw = _fw.index_fill__int_Scalar_pre(self, dim, index, value) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -14728,6 +16024,8 @@ def index_fill__int_Scalar(ks, self, dim, index, value):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.index_fill__int_Scalar(fw, self, dim, index, value)
     return result
 
 
@@ -14750,6 +16048,8 @@ def index_fill_int_Scalar(ks, self, dim, index, value):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.index_fill_int_Scalar(result, self, dim, index, value)
     return result
 
 
@@ -14765,6 +16065,7 @@ def index_fill__int_Tensor(ks, self, dim, index, value):
         node._next_edges = (gradient_edge(self), gradient_edge(value))
         node._saved_dim = dim
         node._raw_saved_index = SavedVariable(index)
+    fw = _fw.index_fill__int_Tensor_pre(self, dim, index, value) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -14773,6 +16074,8 @@ def index_fill__int_Tensor(ks, self, dim, index, value):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.index_fill__int_Tensor(fw, self, dim, index, value)
     return result
 
 
@@ -14795,6 +16098,8 @@ def index_fill_int_Tensor(ks, self, dim, index, value):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.index_fill_int_Tensor(result, self, dim, index, value)
     return result
 
 
@@ -14819,6 +16124,8 @@ def scatter_add(ks, self, dim, index, src):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.scatter_add(result, self, dim, index, src)
     return result
 
 
@@ -14836,6 +16143,7 @@ def scatter_add_(ks, self, dim, index, src):
             node._saved_dim = dim
         if node.should_compute_output(1):
             node._raw_saved_index = SavedVariable(index)
+    fw = _fw.scatter_add__pre(self, dim, index, src) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -14844,6 +16152,8 @@ def scatter_add_(ks, self, dim, index, src):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.scatter_add_(fw, self, dim, index, src)
     return result
 
 
@@ -14854,6 +16164,8 @@ def scatter_add_out(ks, self, dim, index, src, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or src._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="scatter_add"))
+    if FW.active:
+        forbid_forward_out("scatter_add_out", self, index, src, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -14878,6 +16190,8 @@ def scatter_reduce_two(ks, self, dim, index, src, reduce, include_self):
         node._saved_reduce = reduce
         node._raw_saved_self = SavedVariable(self)
         node._raw_saved_src = SavedVariable(src)
+    if FW.active:
+        forbid_forward("scatter_reduce", self, src)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -14906,6 +16220,8 @@ def scatter_reduce__two(ks, self, dim, index, src, reduce, include_self):
         node._saved_reduce = reduce
         node._raw_saved_self = SavedVariable(self.clone())
         node._raw_saved_src = SavedVariable(src)
+    if FW.active:
+        forbid_forward("scatter_reduce_", self, src)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -14925,6 +16241,8 @@ def scatter_reduce_two_out(ks, self, dim, index, src, reduce, include_self, out)
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or src._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="scatter_reduce"))
+    if FW.active:
+        forbid_forward_out("scatter_reduce_out", self, index, src, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -14941,6 +16259,8 @@ def take_out(ks, self, index, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="take"))
+    if FW.active:
+        forbid_forward_out("take_out", self, index, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -14969,6 +16289,8 @@ def take(ks, self, index):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.take(result, self, index)
     return result
 
 
@@ -14989,6 +16311,7 @@ def put_(ks, self, index, source, accumulate):
             node._raw_saved_source = SavedVariable(source)
         if node.should_compute_output(1):
             node._saved_source_sizes = source._sizes
+    fw = _fw.put__pre(self, index, source, accumulate) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -14997,6 +16320,8 @@ def put_(ks, self, index, source, accumulate):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.put_(fw, self, index, source, accumulate)
     return result
 
 
@@ -15024,6 +16349,8 @@ def put(ks, self, index, source, accumulate):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.put(result, self, index, source, accumulate)
     return result
 
 
@@ -15034,6 +16361,8 @@ def masked_select_out(ks, self, mask, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="masked_select"))
+    if FW.active:
+        forbid_forward_out("masked_select_out", self, mask, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -15062,6 +16391,8 @@ def masked_select(ks, self, mask):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.masked_select(result, self, mask)
     return result
 
 
@@ -15106,6 +16437,7 @@ def masked_scatter_(ks, self, mask, source):
         node._raw_saved_mask = SavedVariable(mask)
         if node.should_compute_output(1):
             node._saved_source_sizes = source._sizes
+    fw = _fw.masked_scatter__pre(self, mask, source) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -15114,6 +16446,8 @@ def masked_scatter_(ks, self, mask, source):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.masked_scatter_(fw, self, mask, source)
     return result
 
 
@@ -15137,6 +16471,8 @@ def masked_scatter(ks, self, mask, source):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.masked_scatter(result, self, mask, source)
     return result
 
 
@@ -15151,6 +16487,8 @@ def masked_scatter_backward(ks, grad_output, mask, sizes):
         node._next_edges = (gradient_edge(grad_output),)
         node._raw_saved_grad_output = SavedVariable(grad_output)
         node._raw_saved_mask = SavedVariable(mask)
+    if FW.active:
+        forbid_forward("masked_scatter_backward", grad_output)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -15181,6 +16519,8 @@ def median(ks, self):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.median(result, self)
     return result
 
 
@@ -15205,6 +16545,8 @@ def median_dim(ks, self, dim, keepdim):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_indices = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.median_dim(result, self, dim, keepdim)
     return result
 
 
@@ -15215,6 +16557,8 @@ def median_dim_values(ks, self, dim, keepdim, values, indices):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or values._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="median"))
+    if FW.active:
+        forbid_forward_out("median_out", self, values, indices)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -15243,6 +16587,8 @@ def nanmedian(ks, self):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.nanmedian(result, self)
     return result
 
 
@@ -15267,6 +16613,8 @@ def nanmedian_dim(ks, self, dim, keepdim):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_indices = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.nanmedian_dim(result, self, dim, keepdim)
     return result
 
 
@@ -15277,6 +16625,8 @@ def nanmedian_dim_values(ks, self, dim, keepdim, values, indices):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or values._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="nanmedian"))
+    if FW.active:
+        forbid_forward_out("nanmedian_out", self, values, indices)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -15307,6 +16657,8 @@ def kthvalue(ks, self, k, dim, keepdim):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_indices = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.kthvalue(result, self, k, dim, keepdim)
     return result
 
 
@@ -15317,6 +16669,8 @@ def kthvalue_values(ks, self, k, dim, keepdim, values, indices):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or values._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="kthvalue"))
+    if FW.active:
+        forbid_forward_out("kthvalue_out", self, values, indices)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -15347,6 +16701,8 @@ def mode(ks, self, dim, keepdim):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_indices = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.mode(result, self, dim, keepdim)
     return result
 
 
@@ -15357,6 +16713,8 @@ def mode_values(ks, self, dim, keepdim, values, indices):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or values._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="mode"))
+    if FW.active:
+        forbid_forward_out("mode_out", self, values, indices)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -15387,6 +16745,8 @@ def var_mean_correction(ks, self, dim, correction, keepdim):
         ts.excluded = prev
     if requires:
         set_history((result[0], result[1],), node)
+    if FW.active:
+        _fw.var_mean_correction(result, self, dim, correction, keepdim)
     return result
 
 
@@ -15412,6 +16772,8 @@ def std_mean_correction(ks, self, dim, correction, keepdim):
     if requires:
         set_history((result[0], result[1],), node)
         node._raw_saved_result0 = SavedVariable(result[0], True)
+    if FW.active:
+        _fw.std_mean_correction(result, self, dim, correction, keepdim)
     return result
 
 
@@ -15436,6 +16798,8 @@ def nansum(ks, self, dim, keepdim, dtype):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.nansum(result, self, dim, keepdim, dtype)
     return result
 
 
@@ -15446,6 +16810,8 @@ def nansum_out(ks, self, dim, keepdim, dtype, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="nansum"))
+    if FW.active:
+        forbid_forward_out("nansum_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -15467,6 +16833,8 @@ def aminmax(ks, self, dim, keepdim):
         node._saved_dim = dim
         node._saved_keepdim = keepdim
         node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("aminmax", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -15487,6 +16855,8 @@ def aminmax_out(ks, self, dim, keepdim, min, max):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or min._requires_grad or max._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="aminmax"))
+    if FW.active:
+        forbid_forward_out("aminmax_out", self, min, max)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -15516,6 +16886,8 @@ def cummax(ks, self, dim):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_indices = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.cummax(result, self, dim)
     return result
 
 
@@ -15526,6 +16898,8 @@ def cummax_out(ks, self, dim, values, indices):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or values._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="cummax"))
+    if FW.active:
+        forbid_forward_out("cummax_out", self, values, indices)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -15569,6 +16943,8 @@ def cummin(ks, self, dim):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_indices = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.cummin(result, self, dim)
     return result
 
 
@@ -15579,6 +16955,8 @@ def cummin_out(ks, self, dim, values, indices):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or values._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="cummin"))
+    if FW.active:
+        forbid_forward_out("cummin_out", self, values, indices)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -15611,6 +16989,8 @@ def _logcumsumexp(ks, self, dim):
     if requires:
         node = NotImplementedNode("aten::_logcumsumexp")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("_logcumsumexp", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -15632,6 +17012,8 @@ def _logcumsumexp_out(ks, self, dim, out):
         check_out_mutable(out, "aten::_logcumsumexp")
         node = NotImplementedNode("aten::_logcumsumexp")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("_logcumsumexp", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -15663,6 +17045,8 @@ def logcumsumexp(ks, self, dim):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.logcumsumexp(result, self, dim)
     return result
 
 
@@ -15673,6 +17057,8 @@ def logcumsumexp_out(ks, self, dim, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="logcumsumexp"))
+    if FW.active:
+        forbid_forward_out("logcumsumexp_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -15691,6 +17077,8 @@ def _unique(ks, self, sorted, return_inverse):
     if requires:
         node = nodes.UniqueBackward0()
         node._next_edges = (gradient_edge(self),)
+    if FW.active:
+        forbid_forward("_unique", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -15711,6 +17099,8 @@ def unique_dim(ks, self, dim, sorted, return_inverse, return_counts):
     if requires:
         node = nodes.UniqueDimBackward0()
         node._next_edges = (gradient_edge(self),)
+    if FW.active:
+        forbid_forward("unique_dim", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -15731,6 +17121,8 @@ def unique_consecutive(ks, self, return_inverse, return_counts, dim):
     if requires:
         node = nodes.UniqueConsecutiveBackward0()
         node._next_edges = (gradient_edge(self),)
+    if FW.active:
+        forbid_forward("unique_consecutive", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -15751,6 +17143,8 @@ def unique_dim_consecutive(ks, self, dim, return_inverse, return_counts):
     if requires:
         node = nodes.UniqueDimConsecutiveBackward0()
         node._next_edges = (gradient_edge(self),)
+    if FW.active:
+        forbid_forward("unique_dim_consecutive", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -15771,6 +17165,8 @@ def _unique2(ks, self, sorted, return_inverse, return_counts):
     if requires:
         node = nodes.Unique2Backward0()
         node._next_edges = (gradient_edge(self),)
+    if FW.active:
+        forbid_forward("_unique2", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -15833,6 +17229,8 @@ def slice_scatter(ks, self, src, dim, start, end, step):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.slice_scatter(result, self, src, dim, start, end, step)
     return result
 
 
@@ -15857,6 +17255,8 @@ def select_scatter(ks, self, src, dim, index):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.select_scatter(result, self, src, dim, index)
     return result
 
 
@@ -15882,6 +17282,8 @@ def diagonal_scatter(ks, self, src, offset, dim1, dim2):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.diagonal_scatter(result, self, src, offset, dim1, dim2)
     return result
 
 
@@ -15906,6 +17308,8 @@ def dist(ks, self, other, p):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.dist(result, self, other, p)
     return result
 
 
@@ -15918,6 +17322,8 @@ def bincount(ks, self, weights, minlength):
     if requires:
         node = NotImplementedNode("aten::bincount")
         node._next_edges = requiring_edges(self, weights)
+    if FW.active:
+        forbid_forward_fallback("bincount", self, weights)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -16080,6 +17486,8 @@ def addr(ks, self, vec1, vec2, beta, alpha):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.addr(result, self, vec1, vec2, beta, alpha)
     return result
 
 
@@ -16101,6 +17509,7 @@ def addr_(ks, self, vec1, vec2, beta, alpha):
             node._raw_saved_vec1 = SavedVariable(vec1)
         if node.should_compute_output(1):
             node._raw_saved_vec2 = SavedVariable(vec2)
+    fw = _fw.addr__pre(self, vec1, vec2, beta, alpha) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16109,6 +17518,8 @@ def addr_(ks, self, vec1, vec2, beta, alpha):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.addr_(fw, self, vec1, vec2, beta, alpha)
     return result
 
 
@@ -16119,6 +17530,8 @@ def addr_out(ks, self, vec1, vec2, beta, alpha, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or vec1._requires_grad or vec2._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="addr"))
+    if FW.active:
+        forbid_forward_out("addr_out", self, vec1, vec2, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16153,6 +17566,8 @@ def baddbmm(ks, self, batch1, batch2, beta, alpha):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.baddbmm(result, self, batch1, batch2, beta, alpha)
     return result
 
 
@@ -16174,6 +17589,7 @@ def baddbmm_(ks, self, batch1, batch2, beta, alpha):
             node._raw_saved_batch2 = SavedVariable(batch2)
         if node.should_compute_output(0):
             node._saved_beta = beta
+    fw = _fw.baddbmm__pre(self, batch1, batch2, beta, alpha) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16182,6 +17598,8 @@ def baddbmm_(ks, self, batch1, batch2, beta, alpha):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.baddbmm_(fw, self, batch1, batch2, beta, alpha)
     return result
 
 
@@ -16192,6 +17610,8 @@ def baddbmm_out(ks, self, batch1, batch2, beta, alpha, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or batch1._requires_grad or batch2._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="baddbmm"))
+    if FW.active:
+        forbid_forward_out("baddbmm_out", self, batch1, batch2, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16223,6 +17643,7 @@ def addbmm_(ks, self, batch1, batch2, beta, alpha):
             node._saved_batch2_sizes = batch2._sizes
         if node.should_compute_output(0):
             node._saved_beta = beta
+    fw = _fw.addbmm__pre(self, batch1, batch2, beta, alpha) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16231,6 +17652,8 @@ def addbmm_(ks, self, batch1, batch2, beta, alpha):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.addbmm_(fw, self, batch1, batch2, beta, alpha)
     return result
 
 
@@ -16241,6 +17664,8 @@ def addbmm_out(ks, self, batch1, batch2, beta, alpha, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or batch1._requires_grad or batch2._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="addbmm"))
+    if FW.active:
+        forbid_forward_out("addbmm_out", self, batch1, batch2, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16279,6 +17704,8 @@ def addbmm(ks, self, batch1, batch2, beta, alpha):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.addbmm(result, self, batch1, batch2, beta, alpha)
     return result
 
 
@@ -16291,6 +17718,8 @@ def baddbmm_dtype(ks, self, batch1, batch2, out_dtype, beta, alpha):
     if requires:
         node = NotImplementedNode("aten::baddbmm")
         node._next_edges = requiring_edges(self, batch1, batch2)
+    if FW.active:
+        forbid_forward_fallback("baddbmm", self, batch1, batch2)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -16312,6 +17741,8 @@ def baddbmm_dtype_out(ks, self, batch1, batch2, out_dtype, beta, alpha, out):
         check_out_mutable(out, "aten::baddbmm")
         node = NotImplementedNode("aten::baddbmm")
         node._next_edges = requiring_edges(self, batch1, batch2, out)
+    if FW.active:
+        forbid_forward_fallback("baddbmm", self, batch1, batch2, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16330,6 +17761,8 @@ def elu_out(ks, self, alpha, scale, input_scale, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="elu"))
+    if FW.active:
+        forbid_forward_out("elu_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16360,6 +17793,8 @@ def elu(ks, self, alpha, scale, input_scale):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.elu(result, self, alpha, scale, input_scale)
     return result
 
 
@@ -16376,6 +17811,7 @@ def elu_(ks, self, alpha, scale, input_scale):
         node._saved_alpha = alpha
         node._saved_input_scale = input_scale
         node._saved_scale = scale
+    fw = _fw.elu__pre(self, alpha, scale, input_scale) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16385,6 +17821,8 @@ def elu_(ks, self, alpha, scale, input_scale):
     if requires:
         rebase_history(self, node)
         node._raw_saved_result = SavedVariable(self, True)
+    if fw is not None:
+        _fw.elu_(fw, self, alpha, scale, input_scale)
     return result
 
 
@@ -16395,6 +17833,8 @@ def elu_backward_grad_input(ks, grad_output, alpha, scale, input_scale, is_resul
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (grad_output._requires_grad or self_or_result._requires_grad or grad_input._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="elu_backward"))
+    if FW.active:
+        forbid_forward_out("elu_backward_out", grad_output, self_or_result, grad_input)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16420,6 +17860,8 @@ def elu_backward(ks, grad_output, alpha, scale, input_scale, is_result, self_or_
         node._saved_is_result = is_result
         node._saved_scale = scale
         node._raw_saved_self_or_result = SavedVariable(self_or_result)
+    if FW.active:
+        forbid_forward("elu_backward", grad_output, self_or_result)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -16450,6 +17892,8 @@ def celu(ks, self, alpha):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.celu(result, self, alpha)
     return result
 
 
@@ -16464,6 +17908,7 @@ def celu_(ks, self, alpha):
         node = nodes.CeluBackward1()
         node._next_edges = (gradient_edge(self),)
         node._saved_alpha = alpha
+    fw = _fw.celu__pre(self, alpha) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16473,6 +17918,8 @@ def celu_(ks, self, alpha):
     if requires:
         rebase_history(self, node)
         node._raw_saved_result = SavedVariable(self, True)
+    if fw is not None:
+        _fw.celu_(fw, self, alpha)
     return result
 
 
@@ -16483,6 +17930,8 @@ def leaky_relu_out(ks, self, negative_slope, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="leaky_relu"))
+    if FW.active:
+        forbid_forward_out("leaky_relu_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16511,6 +17960,8 @@ def leaky_relu(ks, self, negative_slope):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.leaky_relu(result, self, negative_slope)
     return result
 
 
@@ -16525,6 +17976,7 @@ def leaky_relu_(ks, self, negative_slope):
         node = nodes.LeakyReluBackward1()
         node._next_edges = (gradient_edge(self),)
         node._saved_negative_slope = negative_slope
+    fw = _fw.leaky_relu__pre(self, negative_slope) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16534,6 +17986,8 @@ def leaky_relu_(ks, self, negative_slope):
     if requires:
         rebase_history(self, node)
         node._raw_saved_result = SavedVariable(self, True)
+    if fw is not None:
+        _fw.leaky_relu_(fw, self, negative_slope)
     return result
 
 
@@ -16544,6 +17998,8 @@ def leaky_relu_backward_grad_input(ks, grad_output, self, negative_slope, self_i
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (grad_output._requires_grad or self._requires_grad or grad_input._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="leaky_relu_backward"))
+    if FW.active:
+        forbid_forward_out("leaky_relu_backward_out", grad_output, self, grad_input)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16566,6 +18022,8 @@ def leaky_relu_backward(ks, grad_output, self, negative_slope, self_is_result):
             node._saved_negative_slope = negative_slope
         if node.should_compute_output(0):
             node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("leaky_relu_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -16584,6 +18042,8 @@ def hardtanh_out(ks, self, min_val, max_val, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="hardtanh"))
+    if FW.active:
+        forbid_forward_out("hardtanh_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16613,6 +18073,8 @@ def hardtanh(ks, self, min_val, max_val):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.hardtanh(result, self, min_val, max_val)
     return result
 
 
@@ -16629,6 +18091,7 @@ def hardtanh_(ks, self, min_val, max_val):
         node._saved_max_val = max_val
         node._saved_min_val = min_val
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.hardtanh__pre(self, min_val, max_val) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16637,6 +18100,8 @@ def hardtanh_(ks, self, min_val, max_val):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.hardtanh_(fw, self, min_val, max_val)
     return result
 
 
@@ -16647,6 +18112,8 @@ def hardtanh_backward_grad_input(ks, grad_output, self, min_val, max_val, grad_i
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (grad_output._requires_grad or self._requires_grad or grad_input._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="hardtanh_backward"))
+    if FW.active:
+        forbid_forward_out("hardtanh_backward_out", grad_output, self, grad_input)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16671,6 +18138,8 @@ def hardtanh_backward(ks, grad_output, self, min_val, max_val):
             node._saved_min_val = min_val
         if node.should_compute_output(0):
             node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("hardtanh_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -16689,6 +18158,8 @@ def softplus_out(ks, self, beta, threshold, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="softplus"))
+    if FW.active:
+        forbid_forward_out("softplus_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16718,6 +18189,8 @@ def softplus(ks, self, beta, threshold):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.softplus(result, self, beta, threshold)
     return result
 
 
@@ -16728,6 +18201,8 @@ def softplus_backward_grad_input(ks, grad_output, self, beta, threshold, grad_in
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (grad_output._requires_grad or self._requires_grad or grad_input._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="softplus_backward"))
+    if FW.active:
+        forbid_forward_out("softplus_backward_out", grad_output, self, grad_input)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16751,6 +18226,8 @@ def softplus_backward(ks, grad_output, self, beta, threshold):
             node._raw_saved_grad_output = SavedVariable(grad_output)
         node._raw_saved_self = SavedVariable(self)
         node._saved_threshold = threshold
+    if FW.active:
+        forbid_forward("softplus_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -16780,6 +18257,8 @@ def silu(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.silu(result, self)
     return result
 
 
@@ -16794,6 +18273,7 @@ def silu_(ks, self):
         node = nodes.SiluBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.silu__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16802,6 +18282,8 @@ def silu_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.silu_(fw, self)
     return result
 
 
@@ -16812,6 +18294,8 @@ def silu_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="silu"))
+    if FW.active:
+        forbid_forward_out("silu_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16831,6 +18315,8 @@ def silu_backward_grad_input(ks, grad_output, self, grad_input):
         check_out_mutable(grad_input, "aten::silu_backward")
         node = NotImplementedNode("aten::silu_backward")
         node._next_edges = requiring_edges(grad_output, self, grad_input)
+    if FW.active:
+        forbid_forward_fallback("silu_backward", grad_output, self, grad_input)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16851,6 +18337,8 @@ def silu_backward(ks, grad_output, self):
     if requires:
         node = NotImplementedNode("aten::silu_backward")
         node._next_edges = requiring_edges(grad_output, self)
+    if FW.active:
+        forbid_forward_fallback("silu_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -16880,6 +18368,8 @@ def mish(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.mish(result, self)
     return result
 
 
@@ -16894,6 +18384,7 @@ def mish_(ks, self):
         node = nodes.MishBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.mish__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16902,6 +18393,8 @@ def mish_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.mish_(fw, self)
     return result
 
 
@@ -16912,6 +18405,8 @@ def mish_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="mish"))
+    if FW.active:
+        forbid_forward_out("mish_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16930,6 +18425,8 @@ def mish_backward(ks, grad_output, self):
     if requires:
         node = NotImplementedNode("aten::mish_backward")
         node._next_edges = requiring_edges(grad_output, self)
+    if FW.active:
+        forbid_forward_fallback("mish_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -16948,6 +18445,8 @@ def hardswish_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="hardswish"))
+    if FW.active:
+        forbid_forward_out("hardswish_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16975,6 +18474,8 @@ def hardswish(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.hardswish(result, self)
     return result
 
 
@@ -16989,6 +18490,7 @@ def hardswish_(ks, self):
         node = nodes.HardswishBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.hardswish__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16997,6 +18499,8 @@ def hardswish_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.hardswish_(fw, self)
     return result
 
 
@@ -17012,6 +18516,8 @@ def hardswish_backward(ks, grad_output, self):
         if node.should_compute_output(1):
             node._raw_saved_grad_output = SavedVariable(grad_output)
         node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("hardswish_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -17030,6 +18536,8 @@ def hardsigmoid_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="hardsigmoid"))
+    if FW.active:
+        forbid_forward_out("hardsigmoid_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -17057,6 +18565,8 @@ def hardsigmoid(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.hardsigmoid(result, self)
     return result
 
 
@@ -17071,6 +18581,7 @@ def hardsigmoid_(ks, self):
         node = nodes.HardsigmoidBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.hardsigmoid__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -17079,6 +18590,8 @@ def hardsigmoid_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.hardsigmoid_(fw, self)
     return result
 
 
@@ -17092,6 +18605,8 @@ def hardsigmoid_backward_grad_input(ks, grad_output, self, grad_input):
         check_out_mutable(grad_input, "aten::hardsigmoid_backward")
         node = NotImplementedNode("aten::hardsigmoid_backward")
         node._next_edges = requiring_edges(grad_output, self, grad_input)
+    if FW.active:
+        forbid_forward_fallback("hardsigmoid_backward", grad_output, self, grad_input)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -17112,6 +18627,8 @@ def hardsigmoid_backward(ks, grad_output, self):
     if requires:
         node = NotImplementedNode("aten::hardsigmoid_backward")
         node._next_edges = requiring_edges(grad_output, self)
+    if FW.active:
+        forbid_forward_fallback("hardsigmoid_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -17130,6 +18647,8 @@ def softshrink_out(ks, self, lambd, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="softshrink"))
+    if FW.active:
+        forbid_forward_out("softshrink_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -17158,6 +18677,8 @@ def softshrink(ks, self, lambd):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.softshrink(result, self, lambd)
     return result
 
 
@@ -17168,6 +18689,8 @@ def softshrink_backward_grad_input(ks, grad_output, self, lambd, grad_input):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (grad_output._requires_grad or self._requires_grad or grad_input._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="softshrink_backward"))
+    if FW.active:
+        forbid_forward_out("softshrink_backward_out", grad_output, self, grad_input)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -17190,6 +18713,8 @@ def softshrink_backward(ks, grad_output, self, lambd):
             node._saved_lambd = lambd
         if node.should_compute_output(0):
             node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("softshrink_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -17208,6 +18733,8 @@ def hardshrink_out(ks, self, lambd, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="hardshrink"))
+    if FW.active:
+        forbid_forward_out("hardshrink_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -17236,6 +18763,8 @@ def hardshrink(ks, self, lambd):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.hardshrink(result, self, lambd)
     return result
 
 
@@ -17246,6 +18775,8 @@ def hardshrink_backward_grad_input(ks, grad_out, self, lambd, grad_input):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (grad_out._requires_grad or self._requires_grad or grad_input._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="hardshrink_backward"))
+    if FW.active:
+        forbid_forward_out("hardshrink_backward_out", grad_out, self, grad_input)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -17268,6 +18799,8 @@ def hardshrink_backward(ks, grad_out, self, lambd):
             node._saved_lambd = lambd
         if node.should_compute_output(0):
             node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("hardshrink_backward", grad_out, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -17298,6 +18831,8 @@ def threshold(ks, self, threshold, value):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.threshold(result, self, threshold, value)
     return result
 
 
@@ -17313,6 +18848,7 @@ def threshold_(ks, self, threshold, value):
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
         node._saved_threshold = threshold
+    fw = _fw.threshold__pre(self, threshold, value) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -17321,6 +18857,8 @@ def threshold_(ks, self, threshold, value):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.threshold_(fw, self, threshold, value)
     return result
 
 
@@ -17331,6 +18869,8 @@ def threshold_out(ks, self, threshold, value, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="threshold"))
+    if FW.active:
+        forbid_forward_out("threshold_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -17347,6 +18887,8 @@ def glu_out(ks, self, dim, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="glu"))
+    if FW.active:
+        forbid_forward_out("glu_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -17375,6 +18917,8 @@ def glu(ks, self, dim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.glu(result, self, dim)
     return result
 
 
@@ -17385,6 +18929,8 @@ def glu_backward_grad_input(ks, grad_output, self, dim, grad_input):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (grad_output._requires_grad or self._requires_grad or grad_input._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="glu_backward"))
+    if FW.active:
+        forbid_forward_out("glu_backward_out", grad_output, self, grad_input)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -17407,6 +18953,8 @@ def glu_backward(ks, grad_output, self, dim):
         if node.should_compute_output(1):
             node._raw_saved_grad_output = SavedVariable(grad_output)
         node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("glu_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -17437,6 +18985,8 @@ def log_sigmoid_forward(ks, self):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_buffer = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.log_sigmoid_forward(result, self)
     return result
 
 
@@ -17456,6 +19006,8 @@ def log_sigmoid_backward(ks, grad_output, self, buffer):
         if node.should_compute_output(1):
             node._raw_saved_grad_output = SavedVariable(grad_output)
         node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("log_sigmoid_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -17486,6 +19038,8 @@ def _prelu_kernel(ks, self, weight):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw._prelu_kernel(result, self, weight)
     return result
 
 
@@ -17502,6 +19056,8 @@ def _prelu_kernel_backward(ks, grad_output, self, weight):
         node._raw_saved_self = SavedVariable(self)
         if node.should_compute_output(0) or node.should_compute_output(2):
             node._raw_saved_weight = SavedVariable(weight)
+    if FW.active:
+        forbid_forward("_prelu_kernel_backward", grad_output, self, weight)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -17520,6 +19076,8 @@ def gelu_backward_grad_input(ks, grad_output, self, approximate, grad_input):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (grad_output._requires_grad or self._requires_grad or grad_input._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="gelu_backward"))
+    if FW.active:
+        forbid_forward_out("gelu_backward_out", grad_output, self, grad_input)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -17542,6 +19100,8 @@ def gelu_backward(ks, grad_output, self, approximate):
         if node.should_compute_output(1):
             node._raw_saved_grad_output = SavedVariable(grad_output)
         node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("gelu_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -17576,6 +19136,8 @@ def native_layer_norm(ks, input, normalized_shape, weight, bias, eps):
         set_history((result[0],), node)
         node._raw_saved_result1 = SavedVariable(result[1], True)
         node._raw_saved_result2 = SavedVariable(result[2], True)
+    if FW.active:
+        _fw.native_layer_norm(result, input, normalized_shape, weight, bias, eps)
     return result
 
 
@@ -17588,6 +19150,8 @@ def native_layer_norm_backward(ks, grad_out, input, normalized_shape, mean, rstd
     if requires:
         node = nodes.NativeLayerNormBackwardBackward0()
         node._next_edges = (gradient_edge(grad_out), gradient_edge(input), gradient_edge(mean), gradient_edge(rstd), gradient_edge(weight), gradient_edge(bias))
+    if FW.active:
+        forbid_forward("native_layer_norm_backward", grad_out, input, mean, rstd, weight, bias)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -17628,6 +19192,8 @@ def native_batch_norm(ks, input, weight, bias, running_mean, running_var, traini
         set_history((result[0],), node)
         node._raw_saved_result1 = SavedVariable(result[1], True)
         node._raw_saved_result2 = SavedVariable(result[2], True)
+    if FW.active:
+        _fw.native_batch_norm(result, input, weight, bias, running_mean, running_var, training, momentum, eps)
     return result
 
 
@@ -17644,6 +19210,8 @@ def native_batch_norm_backward(ks, grad_out, input, weight, running_mean, runnin
     if requires:
         node = nodes.NativeBatchNormBackwardBackward0()
         node._next_edges = (gradient_edge(grad_out), gradient_edge(input), gradient_edge(weight), gradient_edge(save_mean), gradient_edge(save_invstd))
+    if FW.active:
+        forbid_forward("native_batch_norm_backward", grad_out, input, weight, save_mean, save_invstd)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -17671,6 +19239,8 @@ def native_group_norm(ks, input, weight, bias, N, C, HxW, group, eps):
         node._saved_group = group
         node._raw_saved_input = SavedVariable(input)
         node._raw_saved_weight = SavedVariable(weight)
+    if FW.active:
+        forbid_forward("native_group_norm", input, weight, bias)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -17693,6 +19263,8 @@ def native_group_norm_backward(ks, grad_out, input, mean, rstd, weight, N, C, Hx
     if requires:
         node = NotImplementedNode("aten::native_group_norm_backward")
         node._next_edges = requiring_edges(grad_out, input, mean, rstd, weight)
+    if FW.active:
+        forbid_forward_fallback("native_group_norm_backward", grad_out, input, mean, rstd, weight)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -17711,6 +19283,8 @@ def smooth_l1_loss_out(ks, self, target, reduction, beta, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or target._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="smooth_l1_loss"))
+    if FW.active:
+        forbid_forward_out("smooth_l1_loss_out", self, target, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -17741,6 +19315,8 @@ def smooth_l1_loss(ks, self, target, reduction, beta):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.smooth_l1_loss(result, self, target, reduction, beta)
     return result
 
 
@@ -17759,6 +19335,8 @@ def smooth_l1_loss_backward(ks, grad_output, self, target, reduction, beta):
         node._saved_reduction = reduction
         node._raw_saved_self = SavedVariable(self)
         node._raw_saved_target = SavedVariable(target)
+    if FW.active:
+        forbid_forward("smooth_l1_loss_backward", grad_output, self, target)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -17791,6 +19369,8 @@ def huber_loss(ks, self, target, reduction, delta):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.huber_loss(result, self, target, reduction, delta)
     return result
 
 
@@ -17808,6 +19388,8 @@ def huber_loss_backward(ks, grad_output, self, target, reduction, delta):
         node._saved_reduction = reduction
         node._raw_saved_self = SavedVariable(self)
         node._raw_saved_target = SavedVariable(target)
+    if FW.active:
+        forbid_forward("huber_loss_backward", grad_output, self, target)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -17841,6 +19423,8 @@ def soft_margin_loss(ks, self, target, reduction):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.soft_margin_loss(result, self, target, reduction)
     return result
 
 
@@ -17859,6 +19443,8 @@ def soft_margin_loss_backward(ks, grad_output, self, target, reduction):
         node._saved_reduction = reduction
         node._raw_saved_self = SavedVariable(self)
         node._raw_saved_target = SavedVariable(target)
+    if FW.active:
+        forbid_forward("soft_margin_loss_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -17893,6 +19479,8 @@ def binary_cross_entropy(ks, self, target, weight, reduction):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.binary_cross_entropy(result, self, target, weight, reduction)
     return result
 
 
@@ -17913,6 +19501,8 @@ def binary_cross_entropy_backward(ks, grad_output, self, target, weight, reducti
         node._raw_saved_self = SavedVariable(self)
         node._raw_saved_target = SavedVariable(target)
         node._raw_saved_weight = SavedVariable(weight)
+    if FW.active:
+        forbid_forward("binary_cross_entropy_backward", grad_output, self, target)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -17950,6 +19540,8 @@ def binary_cross_entropy_with_logits(ks, self, target, weight, pos_weight, reduc
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.binary_cross_entropy_with_logits(result, self, target, weight, pos_weight, reduction)
     return result
 
 
@@ -17971,6 +19563,8 @@ def _scaled_dot_product_flash_attention_for_cpu(ks, query, key, value, dropout_p
         node._raw_saved_query = SavedVariable(query)
         node._saved_scale = scale
         node._raw_saved_value = SavedVariable(value)
+    if FW.active:
+        forbid_forward("_scaled_dot_product_flash_attention_for_cpu", query, key, value)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -17993,6 +19587,8 @@ def _scaled_dot_product_flash_attention_for_cpu_backward(ks, grad_out, query, ke
     if requires:
         node = NotImplementedNode("aten::_scaled_dot_product_flash_attention_for_cpu_backward")
         node._next_edges = requiring_edges(grad_out, query, key, value, out, logsumexp, attn_mask)
+    if FW.active:
+        forbid_forward_fallback("_scaled_dot_product_flash_attention_for_cpu_backward", grad_out, query, key, value, out, logsumexp, attn_mask)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -18015,6 +19611,8 @@ def _safe_softmax(ks, self, dim, dtype):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_self_dtype = self.dtype
+    if FW.active:
+        forbid_forward("_safe_softmax", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -18053,6 +19651,8 @@ def convolution(ks, input, weight, bias, stride, padding, dilation, transposed, 
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.convolution(result, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups)
     return result
 
 
@@ -18074,6 +19674,8 @@ def convolution_backward(ks, grad_output, input, weight, bias_sizes, stride, pad
         node._saved_stride = stride
         node._saved_transposed = transposed
         node._raw_saved_weight = SavedVariable(weight)
+    if FW.active:
+        forbid_forward("convolution_backward", grad_output, input, weight)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -18103,6 +19705,8 @@ def constant_pad_nd(ks, self, pad, value):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.constant_pad_nd(result, self, pad, value)
     return result
 
 
@@ -18125,6 +19729,8 @@ def reflection_pad1d(ks, self, padding):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.reflection_pad1d(result, self, padding)
     return result
 
 
@@ -18141,6 +19747,8 @@ def reflection_pad1d_backward(ks, grad_output, self, padding):
             node._saved_padding = padding
         if node.should_compute_output(1):
             node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("reflection_pad1d_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -18171,6 +19779,8 @@ def reflection_pad2d(ks, self, padding):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.reflection_pad2d(result, self, padding)
     return result
 
 
@@ -18187,6 +19797,8 @@ def reflection_pad2d_backward(ks, grad_output, self, padding):
             node._saved_padding = padding
         if node.should_compute_output(1):
             node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("reflection_pad2d_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -18217,6 +19829,8 @@ def reflection_pad3d(ks, self, padding):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.reflection_pad3d(result, self, padding)
     return result
 
 
@@ -18233,6 +19847,8 @@ def reflection_pad3d_backward(ks, grad_output, self, padding):
             node._saved_padding = padding
         if node.should_compute_output(1):
             node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("reflection_pad3d_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -18263,6 +19879,8 @@ def replication_pad1d(ks, self, padding):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.replication_pad1d(result, self, padding)
     return result
 
 
@@ -18279,6 +19897,8 @@ def replication_pad1d_backward(ks, grad_output, self, padding):
             node._saved_padding = padding
         if node.should_compute_output(1):
             node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("replication_pad1d_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -18309,6 +19929,8 @@ def replication_pad2d(ks, self, padding):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.replication_pad2d(result, self, padding)
     return result
 
 
@@ -18325,6 +19947,8 @@ def replication_pad2d_backward(ks, grad_output, self, padding):
             node._saved_padding = padding
         if node.should_compute_output(1):
             node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("replication_pad2d_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -18355,6 +19979,8 @@ def replication_pad3d(ks, self, padding):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.replication_pad3d(result, self, padding)
     return result
 
 
@@ -18371,6 +19997,8 @@ def replication_pad3d_backward(ks, grad_output, self, padding):
             node._saved_padding = padding
         if node.should_compute_output(1):
             node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("replication_pad3d_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -18406,6 +20034,8 @@ def max_pool2d_with_indices(ks, self, kernel_size, stride, padding, dilation, ce
     if requires:
         set_history((result[0],), node)
         node._raw_saved_result1 = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.max_pool2d_with_indices(result, self, kernel_size, stride, padding, dilation, ceil_mode)
     return result
 
 
@@ -18430,6 +20060,8 @@ def max_pool2d_with_indices_backward(ks, grad_output, self, kernel_size, stride,
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.max_pool2d_with_indices_backward(result, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices)
     return result
 
 
@@ -18457,6 +20089,8 @@ def max_pool3d_with_indices(ks, self, kernel_size, stride, padding, dilation, ce
     if requires:
         set_history((result[0],), node)
         node._raw_saved_result1 = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.max_pool3d_with_indices(result, self, kernel_size, stride, padding, dilation, ceil_mode)
     return result
 
 
@@ -18481,6 +20115,8 @@ def max_pool3d_with_indices_backward(ks, grad_output, self, kernel_size, stride,
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.max_pool3d_with_indices_backward(result, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices)
     return result
 
 
@@ -18508,6 +20144,8 @@ def avg_pool2d(ks, self, kernel_size, stride, padding, ceil_mode, count_include_
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.avg_pool2d(result, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
     return result
 
 
@@ -18534,6 +20172,8 @@ def avg_pool2d_backward(ks, grad_output, self, kernel_size, stride, padding, cei
             node._raw_saved_self = SavedVariable(self)
         if node.should_compute_output(0):
             node._saved_stride = stride
+    if FW.active:
+        forbid_forward("avg_pool2d_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -18569,6 +20209,8 @@ def avg_pool3d(ks, self, kernel_size, stride, padding, ceil_mode, count_include_
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.avg_pool3d(result, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
     return result
 
 
@@ -18595,6 +20237,8 @@ def avg_pool3d_backward(ks, grad_output, self, kernel_size, stride, padding, cei
             node._raw_saved_self = SavedVariable(self)
         if node.should_compute_output(0):
             node._saved_stride = stride
+    if FW.active:
+        forbid_forward("avg_pool3d_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -18624,6 +20268,8 @@ def _adaptive_avg_pool2d(ks, self, output_size):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw._adaptive_avg_pool2d(result, self, output_size)
     return result
 
 
@@ -18640,6 +20286,8 @@ def _adaptive_avg_pool2d_backward(ks, grad_output, self):
             node._saved_grad_output_sizes = grad_output._sizes
         if node.should_compute_output(1):
             node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("_adaptive_avg_pool2d_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -18670,6 +20318,8 @@ def adaptive_max_pool2d(ks, self, output_size):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_result1 = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.adaptive_max_pool2d(result, self, output_size)
     return result
 
 
@@ -18696,6 +20346,8 @@ def adaptive_max_pool2d_backward(ks, grad_output, self, indices):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.adaptive_max_pool2d_backward(result, grad_output, self, indices)
     return result
 
 
@@ -18719,6 +20371,8 @@ def upsample_nearest1d(ks, self, output_size, scales):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.upsample_nearest1d(result, self, output_size, scales)
     return result
 
 
@@ -18741,6 +20395,8 @@ def upsample_nearest1d_backward(ks, grad_output, output_size, input_size, scales
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.upsample_nearest1d_backward(result, grad_output, output_size, input_size, scales)
     return result
 
 
@@ -18764,6 +20420,8 @@ def _upsample_nearest_exact1d(ks, self, output_size, scales):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw._upsample_nearest_exact1d(result, self, output_size, scales)
     return result
 
 
@@ -18786,6 +20444,8 @@ def _upsample_nearest_exact1d_backward(ks, grad_output, output_size, input_size,
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw._upsample_nearest_exact1d_backward(result, grad_output, output_size, input_size, scales)
     return result
 
 
@@ -18810,6 +20470,8 @@ def upsample_nearest2d(ks, self, output_size, scales_h, scales_w):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.upsample_nearest2d(result, self, output_size, scales_h, scales_w)
     return result
 
 
@@ -18833,6 +20495,8 @@ def upsample_nearest2d_backward(ks, grad_output, output_size, input_size, scales
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.upsample_nearest2d_backward(result, grad_output, output_size, input_size, scales_h, scales_w)
     return result
 
 
@@ -18857,6 +20521,8 @@ def _upsample_nearest_exact2d(ks, self, output_size, scales_h, scales_w):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw._upsample_nearest_exact2d(result, self, output_size, scales_h, scales_w)
     return result
 
 
@@ -18880,6 +20546,8 @@ def _upsample_nearest_exact2d_backward(ks, grad_output, output_size, input_size,
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw._upsample_nearest_exact2d_backward(result, grad_output, output_size, input_size, scales_h, scales_w)
     return result
 
 
@@ -18905,6 +20573,8 @@ def upsample_nearest3d(ks, self, output_size, scales_d, scales_h, scales_w):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.upsample_nearest3d(result, self, output_size, scales_d, scales_h, scales_w)
     return result
 
 
@@ -18929,6 +20599,8 @@ def upsample_nearest3d_backward(ks, grad_output, output_size, input_size, scales
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.upsample_nearest3d_backward(result, grad_output, output_size, input_size, scales_d, scales_h, scales_w)
     return result
 
 
@@ -18954,6 +20626,8 @@ def _upsample_nearest_exact3d(ks, self, output_size, scales_d, scales_h, scales_
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw._upsample_nearest_exact3d(result, self, output_size, scales_d, scales_h, scales_w)
     return result
 
 
@@ -18978,6 +20652,8 @@ def _upsample_nearest_exact3d_backward(ks, grad_output, output_size, input_size,
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw._upsample_nearest_exact3d_backward(result, grad_output, output_size, input_size, scales_d, scales_h, scales_w)
     return result
 
 
@@ -19002,6 +20678,8 @@ def upsample_linear1d(ks, self, output_size, align_corners, scales):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.upsample_linear1d(result, self, output_size, align_corners, scales)
     return result
 
 
@@ -19025,6 +20703,8 @@ def upsample_linear1d_backward(ks, grad_output, output_size, input_size, align_c
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.upsample_linear1d_backward(result, grad_output, output_size, input_size, align_corners, scales)
     return result
 
 
@@ -19050,6 +20730,8 @@ def upsample_bilinear2d(ks, self, output_size, align_corners, scales_h, scales_w
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.upsample_bilinear2d(result, self, output_size, align_corners, scales_h, scales_w)
     return result
 
 
@@ -19074,6 +20756,8 @@ def upsample_bilinear2d_backward(ks, grad_output, output_size, input_size, align
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.upsample_bilinear2d_backward(result, grad_output, output_size, input_size, align_corners, scales_h, scales_w)
     return result
 
 
@@ -19099,6 +20783,8 @@ def upsample_bicubic2d(ks, self, output_size, align_corners, scales_h, scales_w)
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.upsample_bicubic2d(result, self, output_size, align_corners, scales_h, scales_w)
     return result
 
 
@@ -19123,6 +20809,8 @@ def upsample_bicubic2d_backward(ks, grad_output, output_size, input_size, align_
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.upsample_bicubic2d_backward(result, grad_output, output_size, input_size, align_corners, scales_h, scales_w)
     return result
 
 
@@ -19149,6 +20837,8 @@ def upsample_trilinear3d(ks, self, output_size, align_corners, scales_d, scales_
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.upsample_trilinear3d(result, self, output_size, align_corners, scales_d, scales_h, scales_w)
     return result
 
 
@@ -19174,6 +20864,8 @@ def upsample_trilinear3d_backward(ks, grad_output, output_size, input_size, alig
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.upsample_trilinear3d_backward(result, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w)
     return result
 
 
@@ -19199,6 +20891,8 @@ def im2col(ks, self, kernel_size, dilation, padding, stride):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.im2col(result, self, kernel_size, dilation, padding, stride)
     return result
 
 
@@ -19223,6 +20917,8 @@ def col2im(ks, self, output_size, kernel_size, dilation, padding, stride):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.col2im(result, self, output_size, kernel_size, dilation, padding, stride)
     return result
 
 
@@ -19244,6 +20940,8 @@ def pixel_shuffle(ks, self, upscale_factor):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.pixel_shuffle(result, self, upscale_factor)
     return result
 
 
@@ -19265,6 +20963,8 @@ def pixel_unshuffle(ks, self, downscale_factor):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.pixel_unshuffle(result, self, downscale_factor)
     return result
 
 
@@ -19275,6 +20975,8 @@ def upsample_nearest1d_out(ks, self, output_size, scales, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="upsample_nearest1d"))
+    if FW.active:
+        forbid_forward_out("upsample_nearest1d_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -19291,6 +20993,8 @@ def upsample_nearest2d_out(ks, self, output_size, scales_h, scales_w, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="upsample_nearest2d"))
+    if FW.active:
+        forbid_forward_out("upsample_nearest2d_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -19307,6 +21011,8 @@ def upsample_nearest3d_out(ks, self, output_size, scales_d, scales_h, scales_w, 
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="upsample_nearest3d"))
+    if FW.active:
+        forbid_forward_out("upsample_nearest3d_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -19323,6 +21029,8 @@ def _upsample_nearest_exact1d_out(ks, self, output_size, scales, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_upsample_nearest_exact1d"))
+    if FW.active:
+        forbid_forward_out("_upsample_nearest_exact1d_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -19339,6 +21047,8 @@ def _upsample_nearest_exact2d_out(ks, self, output_size, scales_h, scales_w, out
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_upsample_nearest_exact2d"))
+    if FW.active:
+        forbid_forward_out("_upsample_nearest_exact2d_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -19355,6 +21065,8 @@ def _upsample_nearest_exact3d_out(ks, self, output_size, scales_d, scales_h, sca
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_upsample_nearest_exact3d"))
+    if FW.active:
+        forbid_forward_out("_upsample_nearest_exact3d_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -19371,6 +21083,8 @@ def upsample_linear1d_out(ks, self, output_size, align_corners, scales, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="upsample_linear1d"))
+    if FW.active:
+        forbid_forward_out("upsample_linear1d_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -19387,6 +21101,8 @@ def upsample_bilinear2d_out(ks, self, output_size, align_corners, scales_h, scal
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="upsample_bilinear2d"))
+    if FW.active:
+        forbid_forward_out("upsample_bilinear2d_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -19403,6 +21119,8 @@ def upsample_bicubic2d_out(ks, self, output_size, align_corners, scales_h, scale
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="upsample_bicubic2d"))
+    if FW.active:
+        forbid_forward_out("upsample_bicubic2d_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -19419,6 +21137,8 @@ def upsample_trilinear3d_out(ks, self, output_size, align_corners, scales_d, sca
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="upsample_trilinear3d"))
+    if FW.active:
+        forbid_forward_out("upsample_trilinear3d_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -19438,6 +21158,8 @@ def _linalg_det(ks, A):
         node = nodes.LinalgDetBackward0()
         node._next_edges = (gradient_edge(A),)
         node._raw_saved_A = SavedVariable(A)
+    if FW.active:
+        forbid_forward("_linalg_det", A)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -19459,6 +21181,8 @@ def _linalg_det_result(ks, A, result, LU, pivots):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (A._requires_grad or result._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_linalg_det"))
+    if FW.active:
+        forbid_forward_out("_linalg_det_out", A, result, LU, pivots)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -19478,6 +21202,8 @@ def _linalg_slogdet(ks, A):
         node = nodes.LinalgSlogdetBackward0()
         node._next_edges = (gradient_edge(A),)
         node._raw_saved_A = SavedVariable(A)
+    if FW.active:
+        forbid_forward("_linalg_slogdet", A)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -19499,6 +21225,8 @@ def _linalg_slogdet_sign(ks, A, sign, logabsdet, LU, pivots):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (A._requires_grad or sign._requires_grad or logabsdet._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_linalg_slogdet"))
+    if FW.active:
+        forbid_forward_out("_linalg_slogdet_out", A, sign, logabsdet, LU, pivots)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -19540,6 +21268,8 @@ def linalg_inv_ex(ks, A, check_errors):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_inverse = SavedVariable(result[0], True)
+    if FW.active:
+        _fw.linalg_inv_ex(result, A, check_errors)
     return result
 
 
@@ -19550,6 +21280,8 @@ def linalg_inv_ex_inverse(ks, A, check_errors, inverse, info):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (A._requires_grad or inverse._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="linalg_inv_ex"))
+    if FW.active:
+        forbid_forward_out("linalg_inv_ex_out", A, inverse, info)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -19570,6 +21302,8 @@ def _linalg_solve_ex(ks, A, B, left, check_errors):
         node._next_edges = (gradient_edge(A), gradient_edge(B))
         node._raw_saved_A = SavedVariable(A)
         node._saved_left = left
+    if FW.active:
+        forbid_forward("_linalg_solve_ex", A, B)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -19590,6 +21324,8 @@ def _linalg_solve_ex_result(ks, A, B, left, check_errors, result, LU, pivots, in
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (A._requires_grad or B._requires_grad or result._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_linalg_solve_ex"))
+    if FW.active:
+        forbid_forward_out("_linalg_solve_ex_out", A, B, result, LU, pivots, info)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -19609,6 +21345,8 @@ def linalg_cholesky_ex(ks, self, upper, check_errors):
         node = nodes.LinalgCholeskyExBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_upper = upper
+    if FW.active:
+        forbid_forward("linalg_cholesky_ex", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -19628,6 +21366,8 @@ def linalg_cholesky_ex_L(ks, self, upper, check_errors, L, info):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or L._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="linalg_cholesky_ex"))
+    if FW.active:
+        forbid_forward_out("linalg_cholesky_ex_out", self, L, info)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -19647,6 +21387,8 @@ def linalg_qr(ks, A, mode):
         node = nodes.LinalgQrBackward0()
         node._next_edges = (gradient_edge(A),)
         node._saved_mode = mode
+    if FW.active:
+        forbid_forward("linalg_qr", A)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -19667,6 +21409,8 @@ def linalg_qr_out(ks, A, mode, Q, R):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (A._requires_grad or Q._requires_grad or R._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="linalg_qr"))
+    if FW.active:
+        forbid_forward_out("linalg_qr_out", A, Q, R)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -19686,6 +21430,8 @@ def _linalg_svd(ks, A, full_matrices, compute_uv, driver):
         node = nodes.LinalgSvdBackward0()
         node._next_edges = (gradient_edge(A),)
         node._saved_full_matrices = full_matrices
+    if FW.active:
+        forbid_forward("_linalg_svd", A)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -19707,6 +21453,8 @@ def _linalg_svd_U(ks, A, full_matrices, compute_uv, driver, U, S, Vh):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (A._requires_grad or U._requires_grad or S._requires_grad or Vh._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_linalg_svd"))
+    if FW.active:
+        forbid_forward_out("_linalg_svd_out", A, U, S, Vh)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -19725,6 +21473,8 @@ def _linalg_eigh(ks, A, UPLO, compute_v):
     if requires:
         node = nodes.LinalgEighBackward0()
         node._next_edges = (gradient_edge(A),)
+    if FW.active:
+        forbid_forward("_linalg_eigh", A)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -19745,6 +21495,8 @@ def _linalg_eigh_eigenvalues(ks, A, UPLO, compute_v, eigenvalues, eigenvectors):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (A._requires_grad or eigenvalues._requires_grad or eigenvectors._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_linalg_eigh"))
+    if FW.active:
+        forbid_forward_out("_linalg_eigh_out", A, eigenvalues, eigenvectors)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -19775,6 +21527,8 @@ def _fft_r2c(ks, self, dim, normalization, onesided):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw._fft_r2c(result, self, dim, normalization, onesided)
     return result
 
 
@@ -19785,6 +21539,8 @@ def _fft_r2c_out(ks, self, dim, normalization, onesided, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_fft_r2c"))
+    if FW.active:
+        forbid_forward_out("_fft_r2c_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -19813,6 +21569,8 @@ def _fft_c2r(ks, self, dim, normalization, last_dim_size):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw._fft_c2r(result, self, dim, normalization, last_dim_size)
     return result
 
 
@@ -19823,6 +21581,8 @@ def _fft_c2r_out(ks, self, dim, normalization, last_dim_size, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_fft_c2r"))
+    if FW.active:
+        forbid_forward_out("_fft_c2r_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -19852,6 +21612,8 @@ def _fft_c2c(ks, self, dim, normalization, forward):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw._fft_c2c(result, self, dim, normalization, forward)
     return result
 
 
@@ -19862,6 +21624,8 @@ def _fft_c2c_out(ks, self, dim, normalization, forward, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_fft_c2c"))
+    if FW.active:
+        forbid_forward_out("_fft_c2c_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -19895,6 +21659,8 @@ def fft_fftfreq_out(ks, n, d, out):
         check_out_mutable(out, "aten::fft_fftfreq")
         node = NotImplementedNode("aten::fft_fftfreq")
         node._next_edges = requiring_edges(out,)
+    if FW.active:
+        forbid_forward_fallback("fft_fftfreq", out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -19930,6 +21696,8 @@ def fft_rfftfreq_out(ks, n, d, out):
         check_out_mutable(out, "aten::fft_rfftfreq")
         node = NotImplementedNode("aten::fft_rfftfreq")
         node._next_edges = requiring_edges(out,)
+    if FW.active:
+        forbid_forward_fallback("fft_rfftfreq", out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -19951,6 +21719,8 @@ def linalg_eig(ks, self):
         node = nodes.LinalgEigBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_self_dtype = self.dtype
+    if FW.active:
+        forbid_forward("linalg_eig", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -19971,6 +21741,8 @@ def linalg_eig_out(ks, self, eigenvalues, eigenvectors):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or eigenvalues._requires_grad or eigenvectors._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="linalg_eig"))
+    if FW.active:
+        forbid_forward_out("linalg_eig_out", self, eigenvalues, eigenvectors)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -19989,6 +21761,8 @@ def _linalg_eigvals(ks, self):
     if requires:
         node = NotImplementedNode("aten::_linalg_eigvals")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("_linalg_eigvals", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -20010,6 +21784,8 @@ def linalg_eigvals_out(ks, self, out):
         check_out_mutable(out, "aten::linalg_eigvals")
         node = NotImplementedNode("aten::linalg_eigvals")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("linalg_eigvals", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20028,6 +21804,8 @@ def linalg_solve_triangular_out(ks, self, B, upper, left, unitriangular, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or B._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="linalg_solve_triangular"))
+    if FW.active:
+        forbid_forward_out("linalg_solve_triangular_out", self, B, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20050,6 +21828,8 @@ def linalg_solve_triangular(ks, self, B, upper, left, unitriangular):
         node._raw_saved_self = SavedVariable(self)
         node._saved_unitriangular = unitriangular
         node._saved_upper = upper
+    if FW.active:
+        forbid_forward("linalg_solve_triangular", self, B)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -20081,6 +21861,8 @@ def expand_copy(ks, self, size, implicit):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.expand_copy(result, self, size, implicit)
     return result
 
 
@@ -20094,6 +21876,8 @@ def expand_copy_out(ks, self, size, implicit, out):
         check_out_mutable(out, "aten::expand_copy")
         node = NotImplementedNode("aten::expand_copy")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("expand_copy", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20123,6 +21907,8 @@ def permute_copy(ks, self, dims):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.permute_copy(result, self, dims)
     return result
 
 
@@ -20136,6 +21922,8 @@ def permute_copy_out(ks, self, dims, out):
         check_out_mutable(out, "aten::permute_copy")
         node = NotImplementedNode("aten::permute_copy")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("permute_copy", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20170,6 +21958,8 @@ def as_strided_copy(ks, self, size, stride, storage_offset):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.as_strided_copy(result, self, size, stride, storage_offset)
     return result
 
 
@@ -20183,6 +21973,8 @@ def as_strided_copy_out(ks, self, size, stride, storage_offset, out):
         check_out_mutable(out, "aten::as_strided_copy")
         node = NotImplementedNode("aten::as_strided_copy")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("as_strided_copy", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20211,6 +22003,8 @@ def alias_copy(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.alias_copy(result, self)
     return result
 
 
@@ -20224,6 +22018,8 @@ def alias_copy_out(ks, self, out):
         check_out_mutable(out, "aten::alias_copy")
         node = NotImplementedNode("aten::alias_copy")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("alias_copy", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20256,6 +22052,8 @@ def narrow_copy(ks, self, dim, start, length):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.narrow_copy(result, self, dim, start, length)
     return result
 
 
@@ -20266,6 +22064,8 @@ def narrow_copy_out(ks, self, dim, start, length, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="narrow_copy"))
+    if FW.active:
+        forbid_forward_out("narrow_copy_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20293,6 +22093,8 @@ def view_copy(ks, self, size):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.view_copy(result, self, size)
     return result
 
 
@@ -20306,6 +22108,8 @@ def view_copy_out(ks, self, size, out):
         check_out_mutable(out, "aten::view_copy")
         node = NotImplementedNode("aten::view_copy")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("view_copy", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20341,6 +22145,8 @@ def view_copy_dtype_out(ks, self, dtype, out):
         check_out_mutable(out, "aten::view_copy")
         node = NotImplementedNode("aten::view_copy")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("view_copy", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20373,6 +22179,8 @@ def unfold_copy(ks, self, dimension, size, step):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.unfold_copy(result, self, dimension, size, step)
     return result
 
 
@@ -20386,6 +22194,8 @@ def unfold_copy_out(ks, self, dimension, size, step, out):
         check_out_mutable(out, "aten::unfold_copy")
         node = NotImplementedNode("aten::unfold_copy")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("unfold_copy", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20415,6 +22225,8 @@ def squeeze_copy(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.squeeze_copy(result, self)
     return result
 
 
@@ -20428,6 +22240,8 @@ def squeeze_copy_out(ks, self, out):
         check_out_mutable(out, "aten::squeeze_copy")
         node = NotImplementedNode("aten::squeeze_copy")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("squeeze_copy", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20458,6 +22272,8 @@ def squeeze_copy_dim(ks, self, dim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.squeeze_copy_dim(result, self, dim)
     return result
 
 
@@ -20471,6 +22287,8 @@ def squeeze_copy_dim_out(ks, self, dim, out):
         check_out_mutable(out, "aten::squeeze_copy")
         node = NotImplementedNode("aten::squeeze_copy")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("squeeze_copy", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20501,6 +22319,8 @@ def squeeze_copy_dims(ks, self, dim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.squeeze_copy_dims(result, self, dim)
     return result
 
 
@@ -20514,6 +22334,8 @@ def squeeze_copy_dims_out(ks, self, dim, out):
         check_out_mutable(out, "aten::squeeze_copy")
         node = NotImplementedNode("aten::squeeze_copy")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("squeeze_copy", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20543,6 +22365,8 @@ def unsqueeze_copy(ks, self, dim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.unsqueeze_copy(result, self, dim)
     return result
 
 
@@ -20556,6 +22380,8 @@ def unsqueeze_copy_out(ks, self, dim, out):
         check_out_mutable(out, "aten::unsqueeze_copy")
         node = NotImplementedNode("aten::unsqueeze_copy")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("unsqueeze_copy", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20586,6 +22412,8 @@ def transpose_copy_int(ks, self, dim0, dim1):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.transpose_copy_int(result, self, dim0, dim1)
     return result
 
 
@@ -20599,6 +22427,8 @@ def transpose_copy_int_out(ks, self, dim0, dim1, out):
         check_out_mutable(out, "aten::transpose_copy")
         node = NotImplementedNode("aten::transpose_copy")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("transpose_copy", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20627,6 +22457,8 @@ def t_copy(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.t_copy(result, self)
     return result
 
 
@@ -20640,6 +22472,8 @@ def t_copy_out(ks, self, out):
         check_out_mutable(out, "aten::t_copy")
         node = NotImplementedNode("aten::t_copy")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("t_copy", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20661,6 +22495,8 @@ def diagonal_copy_out(ks, self, offset, dim1, dim2, out):
         check_out_mutable(out, "aten::diagonal_copy")
         node = NotImplementedNode("aten::diagonal_copy")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("diagonal_copy", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20693,6 +22529,8 @@ def split_with_sizes_copy(ks, self, split_sizes, dim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.split_with_sizes_copy(result, self, split_sizes, dim)
     return result
 
 
@@ -20730,6 +22568,8 @@ def unbind_copy_int(ks, self, dim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.unbind_copy_int(result, self, dim)
     return result
 
 
@@ -20740,6 +22580,8 @@ def unbind_copy_int_out(ks, self, dim, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (any_requires_grad(out)):
         raise RuntimeError(OUT_ERROR.format(name="unbind_copy"))
+    if FW.active:
+        forbid_forward_out("unbind_copy_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20773,6 +22615,8 @@ def as_strided_scatter(ks, self, src, size, stride, storage_offset):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.as_strided_scatter(result, self, src, size, stride, storage_offset)
     return result
 
 
@@ -20786,6 +22630,8 @@ def as_strided_scatter_out(ks, self, src, size, stride, storage_offset, out):
         check_out_mutable(out, "aten::as_strided_scatter")
         node = NotImplementedNode("aten::as_strided_scatter")
         node._next_edges = requiring_edges(self, src, out)
+    if FW.active:
+        forbid_forward_fallback("as_strided_scatter", self, src, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20814,6 +22660,8 @@ def fill_Scalar(ks, self, value):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.fill_Scalar(result, self, value)
     return result
 
 
@@ -20834,6 +22682,8 @@ def fill_Tensor(ks, self, value):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.fill_Tensor(result, self, value)
     return result
 
 
@@ -20847,6 +22697,7 @@ def cauchy_(ks, self, median, sigma, generator):
         check_inplace(self)
         node = nodes.CauchyBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.cauchy__pre(self, median, sigma, generator) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20855,6 +22706,8 @@ def cauchy_(ks, self, median, sigma, generator):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.cauchy_(fw, self, median, sigma, generator)
     return result
 
 
@@ -20868,6 +22721,7 @@ def log_normal_(ks, self, mean, std, generator):
         check_inplace(self)
         node = nodes.LogNormalBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.log_normal__pre(self, mean, std, generator) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20876,6 +22730,8 @@ def log_normal_(ks, self, mean, std, generator):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.log_normal_(fw, self, mean, std, generator)
     return result
 
 
@@ -20889,6 +22745,7 @@ def exponential_(ks, self, lambd, generator):
         check_inplace(self)
         node = nodes.ExponentialBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.exponential__pre(self, lambd, generator) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20897,6 +22754,8 @@ def exponential_(ks, self, lambd, generator):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.exponential_(fw, self, lambd, generator)
     return result
 
 
@@ -20910,6 +22769,7 @@ def geometric_(ks, self, p, generator):
         check_inplace(self)
         node = nodes.GeometricBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.geometric__pre(self, p, generator) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20918,6 +22778,8 @@ def geometric_(ks, self, p, generator):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.geometric_(fw, self, p, generator)
     return result
 
 
@@ -20928,6 +22790,8 @@ def normal_Tensor_float_out(ks, mean, std, generator, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (mean._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="normal"))
+    if FW.active:
+        forbid_forward_out("normal_out", mean, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20955,6 +22819,8 @@ def normal_Tensor_float(ks, mean, std, generator):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.normal_Tensor_float(result, mean, std, generator)
     return result
 
 
@@ -20965,6 +22831,8 @@ def normal_float_Tensor_out(ks, mean, std, generator, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (std._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="normal"))
+    if FW.active:
+        forbid_forward_out("normal_out", std, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20992,6 +22860,8 @@ def normal_float_Tensor(ks, mean, std, generator):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.normal_float_Tensor(result, mean, std, generator)
     return result
 
 
@@ -21002,6 +22872,8 @@ def normal_Tensor_Tensor_out(ks, mean, std, generator, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (mean._requires_grad or std._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="normal"))
+    if FW.active:
+        forbid_forward_out("normal_out", mean, std, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -21024,6 +22896,8 @@ def normal_Tensor_Tensor(ks, mean, std, generator):
             node._saved_mean_sizes = mean._sizes
         if node.should_compute_output(1):
             node._saved_std_sizes = std._sizes
+    if FW.active:
+        forbid_forward("normal", mean, std)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -21059,6 +22933,8 @@ def normal_float_float_out(ks, mean, std, size, generator, out):
         check_out_mutable(out, "aten::normal")
         node = NotImplementedNode("aten::normal")
         node._next_edges = requiring_edges(out,)
+    if FW.active:
+        forbid_forward_fallback("normal", out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -21136,6 +23012,8 @@ def nonzero_static_out(ks, self, size, fill_value, out):
         check_out_mutable(out, "aten::nonzero_static")
         node = NotImplementedNode("aten::nonzero_static")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("nonzero_static", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -21156,6 +23034,8 @@ def nonzero_static(ks, self, size, fill_value):
     if requires:
         node = NotImplementedNode("aten::nonzero_static")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("nonzero_static", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -21176,6 +23056,8 @@ def _chunk_cat(ks, tensors, dim, num_chunks):
     if requires:
         node = NotImplementedNode("aten::_chunk_cat")
         node._next_edges = requiring_edges(tensors,)
+    if FW.active:
+        forbid_forward_fallback("_chunk_cat", tensors)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -21197,6 +23079,8 @@ def _chunk_cat_out(ks, tensors, dim, num_chunks, out):
         check_out_mutable(out, "aten::_chunk_cat")
         node = NotImplementedNode("aten::_chunk_cat")
         node._next_edges = requiring_edges(tensors, out)
+    if FW.active:
+        forbid_forward_fallback("_chunk_cat", tensors, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -21561,6 +23445,8 @@ def view_as_real(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.view_as_real(result, self)
     return result
 
 
@@ -21581,6 +23467,8 @@ def view_as_complex(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.view_as_complex(result, self)
     return result
 
 
@@ -21601,6 +23489,8 @@ def complex(ks, real, imag):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.complex(result, real, imag)
     return result
 
 
@@ -21611,6 +23501,8 @@ def complex_out(ks, real, imag, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (real._requires_grad or imag._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="complex"))
+    if FW.active:
+        forbid_forward_out("complex_out", real, imag, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -21638,6 +23530,8 @@ def polar(ks, abs, angle):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.polar(result, abs, angle)
     return result
 
 
@@ -21648,6 +23542,8 @@ def polar_out(ks, abs, angle, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (abs._requires_grad or angle._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="polar"))
+    if FW.active:
+        forbid_forward_out("polar_out", abs, angle, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -21680,6 +23576,8 @@ def logspace_Tensor_Tensor(ks, start, end, steps, base, dtype, layout, device, p
     if requires:
         node = NotImplementedNode("aten::logspace")
         node._next_edges = requiring_edges(start, end)
+    if FW.active:
+        forbid_forward_fallback("logspace", start, end)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -21700,6 +23598,8 @@ def logspace_Tensor_Scalar(ks, start, end, steps, base, dtype, layout, device, p
     if requires:
         node = NotImplementedNode("aten::logspace")
         node._next_edges = requiring_edges(start,)
+    if FW.active:
+        forbid_forward_fallback("logspace", start)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -21720,6 +23620,8 @@ def logspace_Scalar_Tensor(ks, start, end, steps, base, dtype, layout, device, p
     if requires:
         node = NotImplementedNode("aten::logspace")
         node._next_edges = requiring_edges(end,)
+    if FW.active:
+        forbid_forward_fallback("logspace", end)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -21741,6 +23643,8 @@ def logspace_out(ks, start, end, steps, base, out):
         check_out_mutable(out, "aten::logspace")
         node = NotImplementedNode("aten::logspace")
         node._next_edges = requiring_edges(out,)
+    if FW.active:
+        forbid_forward_fallback("logspace", out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -21762,6 +23666,8 @@ def logspace_Tensor_Tensor_out(ks, start, end, steps, base, out):
         check_out_mutable(out, "aten::logspace")
         node = NotImplementedNode("aten::logspace")
         node._next_edges = requiring_edges(start, end, out)
+    if FW.active:
+        forbid_forward_fallback("logspace", start, end, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -21783,6 +23689,8 @@ def logspace_Tensor_Scalar_out(ks, start, end, steps, base, out):
         check_out_mutable(out, "aten::logspace")
         node = NotImplementedNode("aten::logspace")
         node._next_edges = requiring_edges(start, out)
+    if FW.active:
+        forbid_forward_fallback("logspace", start, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -21804,6 +23712,8 @@ def logspace_Scalar_Tensor_out(ks, start, end, steps, base, out):
         check_out_mutable(out, "aten::logspace")
         node = NotImplementedNode("aten::logspace")
         node._next_edges = requiring_edges(end, out)
+    if FW.active:
+        forbid_forward_fallback("logspace", end, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -21822,6 +23732,8 @@ def renorm_out(ks, self, p, dim, maxnorm, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="renorm"))
+    if FW.active:
+        forbid_forward_out("renorm_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -21844,6 +23756,8 @@ def renorm(ks, self, p, dim, maxnorm):
         node._saved_maxnorm = maxnorm
         node._saved_p = p
         node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("renorm", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -21869,6 +23783,8 @@ def renorm_(ks, self, p, dim, maxnorm):
         node._saved_maxnorm = maxnorm
         node._saved_p = p
         node._raw_saved_self = SavedVariable(self.clone())
+    if FW.active:
+        forbid_forward("renorm_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -21890,6 +23806,8 @@ def linalg_lu_factor_ex(ks, A, pivot, check_errors):
         node = nodes.LinalgLuFactorExBackward0()
         node._next_edges = (gradient_edge(A),)
         node._saved_pivot = pivot
+    if FW.active:
+        forbid_forward("linalg_lu_factor_ex", A)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -21910,6 +23828,8 @@ def linalg_lu_factor_ex_out(ks, A, pivot, check_errors, LU, pivots, info):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (A._requires_grad or LU._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="linalg_lu_factor_ex"))
+    if FW.active:
+        forbid_forward_out("linalg_lu_factor_ex_out", A, LU, pivots, info)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -21929,6 +23849,8 @@ def linalg_lu(ks, A, pivot):
         node = nodes.LinalgLuBackward0()
         node._next_edges = (gradient_edge(A),)
         node._saved_pivot = pivot
+    if FW.active:
+        forbid_forward("linalg_lu", A)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -21950,6 +23872,8 @@ def linalg_lu_out(ks, A, pivot, P, L, U):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (A._requires_grad or L._requires_grad or U._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="linalg_lu"))
+    if FW.active:
+        forbid_forward_out("linalg_lu_out", A, P, L, U)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -21974,6 +23898,8 @@ def linalg_lu_solve(ks, LU, pivots, B, left, adjoint):
         node._saved_adjoint = adjoint
         node._saved_left = left
         node._raw_saved_pivots = SavedVariable(pivots)
+    if FW.active:
+        forbid_forward("linalg_lu_solve", LU, B)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -21994,6 +23920,8 @@ def linalg_lu_solve_out(ks, LU, pivots, B, left, adjoint, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (LU._requires_grad or pivots._requires_grad or B._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="linalg_lu_solve"))
+    if FW.active:
+        forbid_forward_out("linalg_lu_solve_out", LU, pivots, B, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -22013,6 +23941,8 @@ def lu_unpack(ks, LU_data, LU_pivots, unpack_data, unpack_pivots):
         node = nodes.LuUnpackBackward0()
         node._next_edges = (gradient_edge(LU_data),)
         node._saved_LU_data_sizes = LU_data._sizes
+    if FW.active:
+        forbid_forward("lu_unpack", LU_data)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22031,6 +23961,8 @@ def lu_unpack_out(ks, LU_data, LU_pivots, unpack_data, unpack_pivots, P, L, U):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (LU_data._requires_grad or L._requires_grad or U._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="lu_unpack"))
+    if FW.active:
+        forbid_forward_out("lu_unpack_out", LU_data, LU_pivots, P, L, U)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -22047,6 +23979,8 @@ def cholesky_out(ks, self, upper, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="cholesky"))
+    if FW.active:
+        forbid_forward_out("cholesky_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -22066,6 +24000,8 @@ def cholesky(ks, self, upper):
         node = nodes.CholeskyBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_upper = upper
+    if FW.active:
+        forbid_forward("cholesky", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22085,6 +24021,8 @@ def cholesky_solve_out(ks, self, input2, upper, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or input2._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="cholesky_solve"))
+    if FW.active:
+        forbid_forward_out("cholesky_solve_out", self, input2, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -22106,6 +24044,8 @@ def cholesky_solve(ks, self, input2, upper):
         node._raw_saved_input2 = SavedVariable(input2)
         node._raw_saved_self = SavedVariable(self)
         node._saved_upper = upper
+    if FW.active:
+        forbid_forward("cholesky_solve", self, input2)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22127,6 +24067,8 @@ def _cholesky_solve_helper(ks, self, A, upper):
     if requires:
         node = NotImplementedNode("aten::_cholesky_solve_helper")
         node._next_edges = requiring_edges(self, A)
+    if FW.active:
+        forbid_forward_fallback("_cholesky_solve_helper", self, A)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22149,6 +24091,8 @@ def cholesky_inverse(ks, self, upper):
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self)
         node._saved_upper = upper
+    if FW.active:
+        forbid_forward("cholesky_inverse", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22168,6 +24112,8 @@ def cholesky_inverse_out(ks, self, upper, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="cholesky_inverse"))
+    if FW.active:
+        forbid_forward_out("cholesky_inverse_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -22184,6 +24130,8 @@ def triangular_solve_X(ks, self, A, upper, transpose, unitriangular, X, M):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or A._requires_grad or X._requires_grad or M._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="triangular_solve"))
+    if FW.active:
+        forbid_forward_out("triangular_solve_out", self, A, X, M)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -22207,6 +24155,8 @@ def triangular_solve(ks, self, A, upper, transpose, unitriangular):
         node._saved_transpose = transpose
         node._saved_unitriangular = unitriangular
         node._saved_upper = upper
+    if FW.active:
+        forbid_forward("triangular_solve", self, A)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22233,6 +24183,8 @@ def linalg_pinv_atol_rtol_tensor(ks, self, atol, rtol, hermitian):
         node = nodes.LinalgPinvBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("linalg_pinv", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22252,6 +24204,8 @@ def linalg_pinv_atol_rtol_tensor_out(ks, self, atol, rtol, hermitian, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or (atol is not None and atol._requires_grad) or (rtol is not None and rtol._requires_grad) or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="linalg_pinv"))
+    if FW.active:
+        forbid_forward_out("linalg_pinv_out", self, atol, rtol, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -22283,6 +24237,8 @@ def linalg_cross(ks, self, other, dim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.linalg_cross(result, self, other, dim)
     return result
 
 
@@ -22293,6 +24249,8 @@ def linalg_cross_out(ks, self, other, dim, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="linalg_cross"))
+    if FW.active:
+        forbid_forward_out("linalg_cross_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -22312,6 +24270,8 @@ def linalg_matrix_exp(ks, self):
         node = nodes.LinalgMatrixExpBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("linalg_matrix_exp", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22330,6 +24290,8 @@ def geqrf_a(ks, self, a, tau):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or a._requires_grad or tau._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="geqrf"))
+    if FW.active:
+        forbid_forward_out("geqrf_out", self, a, tau)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -22348,6 +24310,8 @@ def geqrf(ks, self):
     if requires:
         node = nodes.GeqrfBackward0()
         node._next_edges = (gradient_edge(self),)
+    if FW.active:
+        forbid_forward("geqrf", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22366,6 +24330,8 @@ def ormqr_out(ks, self, input2, input3, left, transpose, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or input2._requires_grad or input3._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="ormqr"))
+    if FW.active:
+        forbid_forward_out("ormqr_out", self, input2, input3, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -22389,6 +24355,8 @@ def ormqr(ks, self, input2, input3, left, transpose):
         node._saved_left = left
         node._raw_saved_self = SavedVariable(self)
         node._saved_transpose = transpose
+    if FW.active:
+        forbid_forward("ormqr", self, input2, input3)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22412,6 +24380,8 @@ def linalg_householder_product(ks, input, tau):
         node._next_edges = (gradient_edge(input), gradient_edge(tau))
         node._raw_saved_input = SavedVariable(input)
         node._raw_saved_tau = SavedVariable(tau)
+    if FW.active:
+        forbid_forward("linalg_householder_product", input, tau)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22431,6 +24401,8 @@ def linalg_householder_product_out(ks, input, tau, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (input._requires_grad or tau._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="linalg_householder_product"))
+    if FW.active:
+        forbid_forward_out("linalg_householder_product_out", input, tau, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -22451,6 +24423,8 @@ def _pdist_forward(ks, self, p):
         node._next_edges = (gradient_edge(self),)
         node._saved_p = p
         node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("_pdist_forward", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22472,6 +24446,8 @@ def _pdist_backward(ks, grad, self, p, pdist):
     if requires:
         node = nodes.PdistBackwardBackward0()
         node._next_edges = (gradient_edge(grad), gradient_edge(self), gradient_edge(pdist))
+    if FW.active:
+        forbid_forward("_pdist_backward", grad, self, pdist)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22494,6 +24470,8 @@ def _euclidean_dist(ks, x1, x2):
         node._next_edges = (gradient_edge(x1), gradient_edge(x2))
         node._raw_saved_x1 = SavedVariable(x1)
         node._raw_saved_x2 = SavedVariable(x2)
+    if FW.active:
+        forbid_forward("_euclidean_dist", x1, x2)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22518,6 +24496,8 @@ def _cdist_forward(ks, x1, x2, p, compute_mode):
         node._saved_p = p
         node._raw_saved_x1 = SavedVariable(x1)
         node._raw_saved_x2 = SavedVariable(x2)
+    if FW.active:
+        forbid_forward("_cdist_forward", x1, x2)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22539,6 +24519,8 @@ def _cdist_backward(ks, grad, x1, x2, p, cdist):
     if requires:
         node = nodes.CdistBackwardBackward0()
         node._next_edges = (gradient_edge(grad), gradient_edge(x1), gradient_edge(x2), gradient_edge(cdist))
+    if FW.active:
+        forbid_forward("_cdist_backward", grad, x1, x2, cdist)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22568,6 +24550,8 @@ def channel_shuffle(ks, self, groups):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.channel_shuffle(result, self, groups)
     return result
 
 
@@ -22580,6 +24564,8 @@ def native_channel_shuffle(ks, self, groups):
     if requires:
         node = NotImplementedNode("aten::native_channel_shuffle")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("native_channel_shuffle", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22608,6 +24594,8 @@ def multi_margin_loss(ks, self, target, p, margin, weight, reduction):
         node._raw_saved_self = SavedVariable(self)
         node._raw_saved_target = SavedVariable(target)
         node._raw_saved_weight = SavedVariable(weight)
+    if FW.active:
+        forbid_forward("multi_margin_loss", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22628,6 +24616,8 @@ def multi_margin_loss_backward(ks, grad_output, self, target, p, margin, weight,
     if requires:
         node = NotImplementedNode("aten::multi_margin_loss_backward")
         node._next_edges = requiring_edges(grad_output, self, target, weight)
+    if FW.active:
+        forbid_forward_fallback("multi_margin_loss_backward", grad_output, self, target, weight)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22651,6 +24641,8 @@ def multilabel_margin_loss_forward(ks, self, target, reduction):
         node._saved_reduction = reduction
         node._raw_saved_self = SavedVariable(self)
         node._raw_saved_target = SavedVariable(target)
+    if FW.active:
+        forbid_forward("multilabel_margin_loss_forward", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22672,6 +24664,8 @@ def multilabel_margin_loss_backward(ks, grad_output, self, target, reduction, is
     if requires:
         node = NotImplementedNode("aten::multilabel_margin_loss_backward")
         node._next_edges = requiring_edges(grad_output, self, target, is_target)
+    if FW.active:
+        forbid_forward_fallback("multilabel_margin_loss_backward", grad_output, self, target, is_target)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22701,6 +24695,8 @@ def _adaptive_avg_pool3d(ks, self, output_size):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw._adaptive_avg_pool3d(result, self, output_size)
     return result
 
 
@@ -22717,6 +24713,8 @@ def _adaptive_avg_pool3d_backward(ks, grad_output, self):
             node._saved_grad_output_sizes = grad_output._sizes
         if node.should_compute_output(1):
             node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("_adaptive_avg_pool3d_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22747,6 +24745,8 @@ def adaptive_max_pool3d(ks, self, output_size):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_result1 = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.adaptive_max_pool3d(result, self, output_size)
     return result
 
 
@@ -22773,6 +24773,8 @@ def adaptive_max_pool3d_backward(ks, grad_output, self, indices):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.adaptive_max_pool3d_backward(result, grad_output, self, indices)
     return result
 
 
@@ -22794,6 +24796,8 @@ def max_unpool2d(ks, self, indices, output_size):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.max_unpool2d(result, self, indices, output_size)
     return result
 
 
@@ -22815,6 +24819,8 @@ def max_unpool3d(ks, self, indices, output_size, stride, padding):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.max_unpool3d(result, self, indices, output_size, stride, padding)
     return result
 
 
@@ -22829,6 +24835,8 @@ def histogram_bins_tensor_out(ks, self, bins, weight, density, hist, bin_edges):
         check_out_mutable(bin_edges, "aten::histogram")
         node = NotImplementedNode("aten::histogram")
         node._next_edges = requiring_edges(self, bins, weight, hist, bin_edges)
+    if FW.active:
+        forbid_forward_fallback("histogram", self, bins, weight, hist, bin_edges)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -22849,6 +24857,8 @@ def histogram_bins_tensor(ks, self, bins, weight, density):
     if requires:
         node = NotImplementedNode("aten::histogram")
         node._next_edges = requiring_edges(self, bins, weight)
+    if FW.active:
+        forbid_forward_fallback("histogram", self, bins, weight)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22871,6 +24881,8 @@ def histogram_bin_ct_out(ks, self, bins, range, weight, density, hist, bin_edges
         check_out_mutable(bin_edges, "aten::histogram")
         node = NotImplementedNode("aten::histogram")
         node._next_edges = requiring_edges(self, weight, hist, bin_edges)
+    if FW.active:
+        forbid_forward_fallback("histogram", self, weight, hist, bin_edges)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -22891,6 +24903,8 @@ def histogram_bin_ct(ks, self, bins, range, weight, density):
     if requires:
         node = NotImplementedNode("aten::histogram")
         node._next_edges = requiring_edges(self, weight)
+    if FW.active:
+        forbid_forward_fallback("histogram", self, weight)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22911,6 +24925,8 @@ def _histogramdd_bin_edges(ks, self, bins, range, weight, density):
     if requires:
         node = NotImplementedNode("aten::_histogramdd_bin_edges")
         node._next_edges = requiring_edges(self, weight)
+    if FW.active:
+        forbid_forward_fallback("_histogramdd_bin_edges", self, weight)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22931,6 +24947,8 @@ def _histogramdd_from_bin_cts(ks, self, bins, range, weight, density):
     if requires:
         node = NotImplementedNode("aten::_histogramdd_from_bin_cts")
         node._next_edges = requiring_edges(self, weight)
+    if FW.active:
+        forbid_forward_fallback("_histogramdd_from_bin_cts", self, weight)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22951,6 +24969,8 @@ def _histogramdd_from_bin_tensors(ks, self, bins, weight, density):
     if requires:
         node = NotImplementedNode("aten::_histogramdd_from_bin_tensors")
         node._next_edges = requiring_edges(self, bins, weight)
+    if FW.active:
+        forbid_forward_fallback("_histogramdd_from_bin_tensors", self, bins, weight)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22969,6 +24989,8 @@ def index_reduce_out(ks, self, dim, index, source, reduce, include_self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or source._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="index_reduce"))
+    if FW.active:
+        forbid_forward_out("index_reduce_out", self, index, source, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -22994,6 +25016,8 @@ def index_reduce_(ks, self, dim, index, source, reduce, include_self):
         node._saved_reduce = reduce
         node._raw_saved_self = SavedVariable(self.clone())
         node._raw_saved_source = SavedVariable(source)
+    if FW.active:
+        forbid_forward("index_reduce_", self, source)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -23021,6 +25045,8 @@ def index_reduce(ks, self, dim, index, source, reduce, include_self):
         node._saved_reduce = reduce
         node._raw_saved_self = SavedVariable(self)
         node._raw_saved_source = SavedVariable(source)
+    if FW.active:
+        forbid_forward("index_reduce", self, source)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -23042,6 +25068,8 @@ def _addmm_activation(ks, self, mat1, mat2, beta, alpha, use_gelu):
     if requires:
         node = NotImplementedNode("aten::_addmm_activation")
         node._next_edges = requiring_edges(self, mat1, mat2)
+    if FW.active:
+        forbid_forward_fallback("_addmm_activation", self, mat1, mat2)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -23071,6 +25099,8 @@ def _convolution(ks, input, weight, bias, stride, padding, dilation, transposed,
         node._saved_stride = stride
         node._saved_transposed = transposed
         node._raw_saved_weight = SavedVariable(weight)
+    if FW.active:
+        forbid_forward("_convolution", input, weight, bias)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -23095,6 +25125,8 @@ def conv_tbc(ks, self, weight, bias, pad):
         node._saved_pad = pad
         node._raw_saved_self = SavedVariable(self)
         node._raw_saved_weight = SavedVariable(weight)
+    if FW.active:
+        forbid_forward("conv_tbc", self, weight, bias)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -23122,6 +25154,8 @@ def nll_loss2d_forward(ks, self, target, weight, reduction, ignore_index):
         node._raw_saved_self = SavedVariable(self)
         node._raw_saved_target = SavedVariable(target)
         node._raw_saved_weight = SavedVariable(weight)
+    if FW.active:
+        forbid_forward("nll_loss2d_forward", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -23155,6 +25189,8 @@ def nll_loss2d_backward(ks, grad_output, self, target, weight, reduction, ignore
             node._raw_saved_target = SavedVariable(target)
         if node.should_compute_output(0):
             node._raw_saved_weight = SavedVariable(weight)
+    if FW.active:
+        forbid_forward("nll_loss2d_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -23175,6 +25211,8 @@ def fake_quantize_per_tensor_affine_cachemask(ks, self, scale, zero_point, quant
     if requires:
         node = nodes.FakeQuantizePerTensorAffineCachemaskBackward0()
         node._next_edges = (gradient_edge(self),)
+    if FW.active:
+        forbid_forward("fake_quantize_per_tensor_affine_cachemask", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:

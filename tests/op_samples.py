@@ -1334,3 +1334,8 @@ NO_VALUES = NO_VALUES | {
     "normal.Tensor_float_out", "normal.float_Tensor_out", "normal.Tensor_Tensor_out",
     "normal.float_float_out", "multinomial.out",
 }  # fmt: skip
+
+# --- wfnz: the functional variant and the view copies functionalization calls ---
+S["copy"] = [lambda T: ((T.c(2, 3), T.c(3)), {}), lambda T: ((T.c(3, 2).t(), T.c(2, 3)), {})]
+S["select_copy.int"] = [lambda T: ((T.f(3, 4), 0, 1), {}), lambda T: ((T.f(3, 4), -1, -2), {})]
+S["slice_copy.Tensor"] = [lambda T: ((T.f(5, 3), 0, 1, 4, 2), {}), lambda T: ((T.f(3, 4), 1), {})]

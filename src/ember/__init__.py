@@ -141,6 +141,15 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
     from ember import autograd
     from ember import testing
     from ember import amp, cpu
+    from ember._functionalization import (
+        _disable_functionalization,
+        _enable_functionalization,
+        _from_functional_tensor,
+        _functionalize_sync,
+        _is_functional_tensor,
+        _sync,
+        _to_functional_tensor,
+    )
     from ember import optim, serialization
     from ember import masked
     from ember.serialization import load, save

@@ -1646,3 +1646,6 @@ define('gradient.tensorarray(Tensor self, *, Tensor[] spacing, int[] dim, int ed
 define('index_reduce.out(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True, Tensor(a!) out) -> Tensor(a!)', tags=())
 define('index_reduce_(Tensor(a!) self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor(a!)', tags=())
 define('index_reduce(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor', tags=())
+define('copy(Tensor self, Tensor src, bool non_blocking=False) -> Tensor', tags=('core',))
+define('select_copy.int(Tensor self, int dim, SymInt index) -> Tensor', tags=('view_copy',))
+define('slice_copy.Tensor(Tensor self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor', tags=('view_copy',))

@@ -805,3 +805,6 @@ impl("gradient.scalarrayint", "CompositeImplicitAutograd", N.gradient_scalarrayi
 impl("gradient.scalarrayarray", "CompositeImplicitAutograd", N.gradient_scalarrayarray)
 impl("gradient.tensorarrayint", "CompositeImplicitAutograd", N.gradient_tensorarrayint)
 impl("gradient.tensorarray", "CompositeImplicitAutograd", N.gradient_tensorarray)
+impl("copy", "CompositeExplicitAutogradNonFunctional", N.copy)
+impl("select_copy.int", "CompositeExplicitAutogradNonFunctional", N.select_copy_symint)
+impl("slice_copy.Tensor", "CompositeExplicitAutogradNonFunctional", N.slice_copy_Tensor_symint)

@@ -23033,6 +23033,74 @@ def index_reduce(ks, self, dim, index, source, reduce, include_self):
     return result
 
 
+_copy = handle("copy")
+
+
+def copy(ks, self, src, non_blocking):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or src._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::copy")
+        node._next_edges = requiring_edges(self, src)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _copy.redispatch(ks & AFTER_AUTOGRAD, self, src, non_blocking)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_select_copy_int = handle("select_copy.int")
+
+
+def select_copy_int(ks, self, dim, index):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.SelectBackward0_copy()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_index = index
+        node._saved_self_sizes = self._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _select_copy_int.redispatch(ks & AFTER_AUTOGRAD, self, dim, index)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_slice_copy_Tensor = handle("slice_copy.Tensor")
+
+
+def slice_copy_Tensor(ks, self, dim, start, end, step):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.SliceBackward0_copy()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_end = end
+        node._saved_self_sizes = self._sizes
+        node._saved_start = start
+        node._saved_step = step
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _slice_copy_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, dim, start, end, step)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -24206,3 +24274,6 @@ impl("_histogramdd_from_bin_tensors", "Autograd", _histogramdd_from_bin_tensors,
 impl("index_reduce.out", "Autograd", index_reduce_out, keyset_arg="raw")
 impl("index_reduce_", "Autograd", index_reduce_, keyset_arg="raw")
 impl("index_reduce", "Autograd", index_reduce, keyset_arg="raw")
+impl("copy", "Autograd", copy, keyset_arg="raw")
+impl("select_copy.int", "Autograd", select_copy_int, keyset_arg="raw")
+impl("slice_copy.Tensor", "Autograd", slice_copy_Tensor, keyset_arg="raw")

@@ -10500,3 +10500,51 @@ class IndexReduceBackward0(GeneratedNode):
         else:
             grad_0 = grad_1 = None
         return [grad_0, grad_1]
+
+
+class SelectBackward0_copy(GeneratedNode):
+    """Backward of aten::select_copy.int."""
+
+    _saved_variables = ()
+    _saved_dim = None
+    _saved_index = None
+    _saved_self_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        index = node._saved_index
+        self_sizes = node._saved_self_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = select_backward(grad, self_sizes, dim, index)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class SliceBackward0_copy(GeneratedNode):
+    """Backward of aten::slice_copy.Tensor."""
+
+    _saved_variables = ()
+    _saved_dim = None
+    _saved_end = None
+    _saved_self_sizes = None
+    _saved_start = None
+    _saved_step = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        end = node._saved_end
+        self_sizes = node._saved_self_sizes
+        start = node._saved_start
+        step = node._saved_step
+        if node._next_edges[0][0] is not None:
+            grad_0 = slice_backward(grad, self_sizes, dim, start, end, step)
+        else:
+            grad_0 = None
+        return [grad_0]

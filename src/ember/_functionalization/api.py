@@ -1,0 +1,160 @@
+"""The torch-level faces of functionalization, and the pieces functorch's transform uses.
+
+Layer: _functionalization. In: tensors from Python. Out: torch._to_functional_tensor,
+_from_functional_tensor, _sync, _is_functional_tensor, _enable_functionalization,
+_disable_functionalization, _functionalize_sync and the torch._C flag
+_functionalization_reapply_views_tls; for torch._C._functorch and
+torch.func.functionalize: wrap_functional_tensor (with a level), unwrap_functional_tensor
+and propagate_functional_input_mutation. Mirrors torch/csrc/autograd/python_torch_functions_manual.cpp's
+functionalization bindings and torch/csrc/functorch/init.cpp.
+"""
+
+from __future__ import annotations
+
+from ember._c10.thread_state import per_thread
+from ember._tensor import Tensor
+from ember.aten.native import at
+
+from .wrapper import (
+    FUNCTIONALIZE_BITS,
+    from_functional,
+    functional_state,
+    regenerate_from_base,
+    reapply_views,
+    set_reapply_views,
+    skip_functionalize,
+    sync,
+    to_functional,
+)
+
+__all__ = [
+    "_disable_functionalization",
+    "_enable_functionalization",
+    "_from_functional_tensor",
+    "_functionalization_reapply_views_tls",
+    "_functionalize_sync",
+    "_is_functional_tensor",
+    "_sync",
+    "_to_functional_tensor",
+    "functional_level",
+    "propagate_functional_input_mutation",
+    "set_functional_level",
+    "unwrap_functional_tensor",
+    "wrap_functional_tensor",
+]
+
+_NOT_FUNCTIONAL = (
+    '!assert_functional INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/aten/src/ATen/'
+    'FunctionalTensorWrapper.cpp":560, please report a bug to PyTorch. '
+)
+_NESTED_MODE = (
+    "multiple layers of mode-style functionalization nesting is not currently supported, "
+    "outside of the functionalize() transform"
+)
+
+
+def _tensor_arg(name: str, t) -> None:
+    if not isinstance(t, Tensor):
+        raise TypeError(
+            f"{name}(): incompatible function arguments. The following argument types are "
+            f"supported:\n    1. ({name}: torch.Tensor) -> torch.Tensor\n\nInvoked with: {t!r}"
+        )
+
+
+def _to_functional_tensor(t):
+    """torch._to_functional_tensor: a functional wrapper over ``t`` (level -1)."""
+    _tensor_arg("_to_functional_tensor", t)
+    return to_functional(t)
+
+
+def _from_functional_tensor(t):
+    """torch._from_functional_tensor: the wrapper's value, not synced first."""
+    _tensor_arg("_from_functional_tensor", t)
+    if functional_state(t) is None:
+        raise RuntimeError(_NOT_FUNCTIONAL)
+    return from_functional(t)
+
+
+def _sync(t) -> None:
+    """torch._sync: apply the pending updates of the wrapper's storage to it."""
+    _tensor_arg("_sync", t)
+    sync(t)
+
+
+_functionalize_sync = _sync
+
+
+def _is_functional_tensor(t) -> bool:
+    _tensor_arg("_is_functional_tensor", t)
+    return functional_state(t) is not None
+
+
+def _enable_functionalization(*, reapply_views: bool = False) -> None:
+    """Functionalize joins the TLS include set (not scoped: _disable_functionalization ends it)."""
+    ts = per_thread.state
+    if ts.included & FUNCTIONALIZE_BITS:
+        raise RuntimeError(_NESTED_MODE)
+    ts.included |= FUNCTIONALIZE_BITS
+    if reapply_views:
+        set_reapply_views(True)
+
+
+def _disable_functionalization() -> None:
+    per_thread.state.included &= ~FUNCTIONALIZE_BITS
+    set_reapply_views(False)
+
+
+def _functionalization_reapply_views_tls() -> bool:
+    """torch._C._functionalization_reapply_views_tls."""
+    return reapply_views()
+
+
+# -- for functorch's Functionalize transform -------------------------------------------------
+
+
+def functional_level(t) -> int:
+    """The functorch level of a wrapper (-1 outside a transform); None for other tensors."""
+    state = functional_state(t)
+    return None if state is None else state.level
+
+
+def set_functional_level(t, level: int) -> None:
+    state = functional_state(t)
+    if state is not None:
+        state.level = level
+
+
+def wrap_functional_tensor(t, level: int):
+    """_wrap_functional_tensor: a wrapper that belongs to a functionalize() level."""
+    out = to_functional(t)
+    set_functional_level(out, level)
+    return out
+
+
+def unwrap_functional_tensor(t, reapply: bool):
+    """_unwrap_functional_tensor: the up-to-date value, regenerated with views reapplied
+    (or not) as the transform asked."""
+    state = functional_state(t)
+    prev = set_reapply_views(reapply)
+    try:
+        if state.storage.apply_updates():
+            regenerate_from_base(t)
+    finally:
+        set_reapply_views(prev)
+    return state.value
+
+
+def propagate_functional_input_mutation(unwrapped, wrapped) -> None:
+    """_propagate_functional_input_mutation: write what the transform did to an input back
+    into the caller's tensor (resized / restrided first where that changed)."""
+    sync(wrapped)
+    inner = wrapped._functional.value
+    if inner is unwrapped:
+        return
+    with skip_functionalize():
+        if unwrapped.numel() * unwrapped.dtype.itemsize != inner.numel() * inner.dtype.itemsize:
+            unwrapped.resize_(list(inner._sizes))
+        if unwrapped._sizes != inner._sizes:
+            unwrapped.as_strided_(list(inner._sizes), list(inner._strides))
+        at.copy_(unwrapped, inner, False)
+

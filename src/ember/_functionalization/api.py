@@ -19,8 +19,8 @@ from .wrapper import (
     FUNCTIONALIZE_BITS,
     from_functional,
     functional_state,
-    regenerate_from_base,
     reapply_views,
+    regenerate_from_base,
     set_reapply_views,
     skip_functionalize,
     sync,
@@ -157,4 +157,3 @@ def propagate_functional_input_mutation(unwrapped, wrapped) -> None:
         if unwrapped._sizes != inner._sizes:
             unwrapped.as_strided_(list(inner._sizes), list(inner._strides))
         at.copy_(unwrapped, inner, False)
-

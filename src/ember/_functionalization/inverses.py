@@ -111,8 +111,9 @@ INVERSES = {
     "split.Tensor": _split_inverse,
     "split_with_sizes": _split_with_sizes_inverse,
     "unbind.int": lambda b, m, r, i, dim: _SELECT_SCATTER(b, m, _wrap(dim, b.dim()), i),
-    "unfold": lambda b, m, r, i, dim, size, step: _UNFOLD_BACKWARD(m, list(b._sizes), dim,
-                                                                   size, step),  # fmt: skip
+    "unfold": lambda b, m, r, i, dim, size, step: _UNFOLD_BACKWARD(
+        m, list(b._sizes), dim, size, step
+    ),  # fmt: skip
     "alias": lambda b, m, r, i: _ALIAS(r)(m),
     "detach": lambda b, m, r, i: m,
     "lift_fresh": lambda b, m, r, i: m,

@@ -69,8 +69,8 @@ _ALIAS_OUTPUT_MESSAGE = (
     "Otherwise, please file an issue on GitHub."
 )
 _MIXED_MESSAGE = (
-    "false INTERNAL ASSERT FAILED at \"/__w/pytorch/pytorch/build/aten/src/ATen/"
-    "RegisterFunctionalization_0.cpp\":0, please report a bug to PyTorch. mutating a "
+    'false INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/build/aten/src/ATen/'
+    'RegisterFunctionalization_0.cpp":0, please report a bug to PyTorch. mutating a '
     "non-functional tensor with a functional tensor is not allowed. Please ensure that "
     "all of your inputs are wrapped inside of a functionalize() call."
 )
@@ -226,9 +226,7 @@ def _mutation_kernel(name, schema, mutable_call, functional_call, written, out_p
         values, _, _ = _unwrap_all(args)
         targets = [args[i] for i in written]
         if not any(_is_functional_arg(t) for t in targets):
-            if any(
-                _unwrap(a)[1] for i, a in enumerate(args) if i not in written
-            ):
+            if any(_unwrap(a)[1] for i, a in enumerate(args) if i not in written):
                 raise RuntimeError(_MIXED_MESSAGE)
             with skip_functionalize():
                 return mutable_call(*values)
@@ -239,7 +237,8 @@ def _mutation_kernel(name, schema, mutable_call, functional_call, written, out_p
             new_values = list(result) if isinstance(result, (tuple, list)) else [result]
             if inplace:
                 new_values = [
-                    _checked(targets[k], new, values, written[k]) for k, new in enumerate(new_values)
+                    _checked(targets[k], new, values, written[k])
+                    for k, new in enumerate(new_values)
                 ]
             outputs = None
         else:
@@ -412,7 +411,9 @@ def _register_mutation(qualified, handle, handles, views, by_signature) -> None:
 
 
 builtin_fallbacks.override(
-    _FUNCTIONALIZE, functionalize_fallback, f"registered at {__file__}:{sys._getframe().f_lineno}",
+    _FUNCTIONALIZE,
+    functionalize_fallback,
+    f"registered at {__file__}:{sys._getframe().f_lineno}",
     keyset_arg="boxed_raw",
 )
 _register_all()

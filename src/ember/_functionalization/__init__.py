@@ -12,6 +12,10 @@ FunctionalInverses.cpp, FunctionalizeFallbackKernel.cpp and the generated
 RegisterFunctionalization_*.cpp.
 """
 
+from ember import _tensor_str
+
 from . import kernels  # noqa: F401  (registers the Functionalize kernels and fallback)
 from .api import *  # noqa: F403
-from .api import __all__  # noqa: F401
+from .api import __all__, functional_parts
+
+_tensor_str.functional_parts = functional_parts  # a wrapper's repr (Note in _tensor_str)

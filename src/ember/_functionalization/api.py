@@ -37,6 +37,7 @@ __all__ = [
     "_sync",
     "_to_functional_tensor",
     "functional_level",
+    "functional_parts",
     "propagate_functional_input_mutation",
     "set_functional_level",
     "unwrap_functional_tensor",
@@ -110,6 +111,17 @@ def _functionalization_reapply_views_tls() -> bool:
 
 
 # -- for functorch's Functionalize transform -------------------------------------------------
+
+
+def functional_parts(t):
+    """(functorch level, value) of a wrapper, for its repr (synced first inside a
+    transform, as _functorch_wrapper_str_intern does); None for other tensors."""
+    state = functional_state(t)
+    if state is None:
+        return None
+    if state.level != -1:
+        sync(t)
+    return state.level, state.value
 
 
 def functional_level(t) -> int:

@@ -16,6 +16,7 @@ from ember import _tensor_str
 
 from . import kernels  # noqa: F401  (registers the Functionalize kernels and fallback)
 from .api import *  # noqa: F403
-from .api import __all__, functional_parts
+from .api import __all__ as __all__
+from .api import functional_parts
 
 _tensor_str.functional_parts = functional_parts  # a wrapper's repr (Note in _tensor_str)

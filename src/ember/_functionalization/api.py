@@ -49,6 +49,8 @@ _NOT_FUNCTIONAL = (
     'FunctionalTensorWrapper.cpp":560, please report a bug to PyTorch. '
 )
 _NESTED_MODE = (
+    'false INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/torch/csrc/autograd/'
+    'python_torch_functions_manual.cpp":821, please report a bug to PyTorch. '
     "multiple layers of mode-style functionalization nesting is not currently supported, "
     "outside of the functionalize() transform"
 )

@@ -132,6 +132,8 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
     )
     from ember import _C, dispatch, fft, library, linalg, multiprocessing, nn, return_types, special
     from ember import signal
+    from ember import func
+    from ember.func import vmap
     from ember._C import DispatchKey
     from ember import overrides
     from ember import functional as _functional

@@ -36,6 +36,7 @@ __all__ = [
     "_is_functional_tensor",
     "_sync",
     "_to_functional_tensor",
+    "from_functional",
     "functional_level",
     "functional_parts",
     "propagate_functional_input_mutation",

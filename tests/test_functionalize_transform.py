@@ -181,3 +181,65 @@ def test_random_chains_match_eager_torch(steps, remove):
     ]
     assert got == expected
     assert x_ember.tolist() == x_torch.tolist()
+
+
+def _outcome(fn):
+    try:
+        result = fn()
+    except Exception as e:  # noqa: BLE001 (the type and message are compared)
+        return type(e).__name__, str(e)
+    return "OK", result
+
+
+def _plain(result):
+    """Outputs as Python values (after the transform: tolist() of a functional tensor
+    inside it is refused)."""
+    if isinstance(result, (list, tuple)):
+        return [_plain(r) for r in result]
+    return result.tolist() if hasattr(result, "tolist") else result
+
+
+_PROGRAMS = {
+    "resize_ grows a view": lambda lib, a: a.view(4).resize_(8).shape,
+    "resize_ shrinks": lambda lib, a: a.view(4).resize_(2).add_(1),
+    "resize_ grows": lambda lib, a: a.resize_(6).fill_(2),
+    "write through expand": lambda lib, a: a[0].expand(2, 2).add_(1),
+    "write through overlapping unfold": lambda lib, a: a.view(4).unfold(0, 2, 1).add_(1),
+    "write through unfold": lambda lib, a: a.view(4).unfold(0, 2, 2).add_(1),
+    "item / float / bool / int / len": lambda lib, a: (
+        a.sum().item(),
+        float(a.sum()),
+        bool(a.sum() > 0),
+        int(a[0, 1]),
+        len(a),
+    ),  # fmt: skip
+    "setitem": lambda lib, a: [a.__setitem__(0, 7.0), a[1:].add_(1), a.clone()][2],
+    "masked_fill_ / index_put_": lambda lib, a: a.masked_fill_(a > 1, 5.0).index_put_(
+        (lib.tensor([0]),), lib.tensor(9.0)
+    ),
+    "max out=": lambda lib, a: lib.max(a, 0, out=(lib.empty(0), lib.empty(0, dtype=lib.long))),
+    "batch_norm running stats": lambda lib, a: _batch_norm(lib, a),
+    "random in place keeps the shape": lambda lib, a: tuple(a.normal_().uniform_().shape),
+    "to() then in place": lambda lib, a: a.to(lib.float64).add_(1),
+    "detach then in place": lambda lib, a: a.detach().add_(1),
+    "tolist inside": lambda lib, a: a.tolist(),
+}
+
+
+def _batch_norm(lib, a):
+    mean, var = lib.zeros(2), lib.ones(2)
+    lib.nn.functional.batch_norm(a, mean, var, training=True)
+    return mean, var
+
+
+@pytest.mark.parametrize("remove", ["mutations", "mutations_and_views"])
+@pytest.mark.parametrize("name", [n for n in _PROGRAMS if n != "tolist inside"])
+def test_programs_match_torch(name, remove):
+    def program(lib):
+        x = lib.arange(4.0).reshape(2, 2)
+        lib.manual_seed(0)
+        fn = lib.func.functionalize(lambda a: _PROGRAMS[name](lib, a), remove=remove)
+        out = _outcome(lambda: _plain(fn(x)))
+        return out, x.tolist() if x.numel() == 4 else tuple(x.shape)
+
+    _same(program)

@@ -43,6 +43,8 @@ _SLICE_SCATTER = op("slice_scatter")
 _DIAGONAL_SCATTER = op("diagonal_scatter")
 _AS_STRIDED_SCATTER = op("as_strided_scatter")
 _SUM_TO_SIZE = op("sum_to_size")
+_ADD = op("add.Tensor")
+_SUB = op("sub.Tensor")
 _UNFOLD_BACKWARD = op("unfold_backward")
 _CONJ = op("_conj")
 _NEG_VIEW = op("_neg_view")
@@ -92,6 +94,22 @@ def _permute_inverse(base, mutated, reapply, idx, dims):
     return _PERMUTE(reapply)(mutated, inverse)
 
 
+def _expand_inverse(base, mutated, reapply, idx, size, implicit):
+    """base + sum_to(mutated - base): what the expanded view added, summed back."""
+    return _ADD(base, _SUM_TO_SIZE(_SUB(mutated, base, 1), list(base._sizes)), 1)
+
+
+def _unfold_inverse(base, mutated, reapply, idx, dimension, size, step):
+    if reapply and size > step:
+        raise RuntimeError(
+            "While executing unfold, functionalization encountered a tensor being mutated "
+            "that has internal overlap. When using torch.compile (or running functionalization "
+            "directly), this is banned as the behavior is not well defined. Consider cloning "
+            "the tensor before mutating it, or removing the mutation from your model."
+        )
+    return _UNFOLD_BACKWARD(mutated, list(base._sizes), dimension, size, step)
+
+
 # qualified name -> inverse(base, mutated_view, reapply_views, out_index, *view_args)
 INVERSES = {
     "view": lambda b, m, r, i, size: _VIEW(r)(m, list(b._sizes)),
@@ -100,7 +118,7 @@ INVERSES = {
     "slice.Tensor": lambda b, m, r, i, *args: _SLICE_SCATTER(b, m, *args),
     "diagonal": lambda b, m, r, i, *args: _DIAGONAL_SCATTER(b, m, *args),
     "as_strided": lambda b, m, r, i, *args: _AS_STRIDED_SCATTER(b, m, *args),
-    "expand": lambda b, m, r, i, size, implicit: _SUM_TO_SIZE(m, list(b._sizes)),
+    "expand": _expand_inverse,
     "permute": _permute_inverse,
     "t": lambda b, m, r, i: _T(r)(m),
     "transpose.int": lambda b, m, r, i, dim0, dim1: _TRANSPOSE(r)(m, dim0, dim1),
@@ -111,9 +129,7 @@ INVERSES = {
     "split.Tensor": _split_inverse,
     "split_with_sizes": _split_with_sizes_inverse,
     "unbind.int": lambda b, m, r, i, dim: _SELECT_SCATTER(b, m, _wrap(dim, b.dim()), i),
-    "unfold": lambda b, m, r, i, dim, size, step: _UNFOLD_BACKWARD(
-        m, list(b._sizes), dim, size, step
-    ),  # fmt: skip
+    "unfold": _unfold_inverse,
     "alias": lambda b, m, r, i: _ALIAS(r)(m),
     "detach": lambda b, m, r, i: m,
     "lift_fresh": lambda b, m, r, i: m,

@@ -31,6 +31,7 @@ from __future__ import annotations
 import sys
 
 from ember._c10.dispatch_key import DispatchKey
+from ember._c10.geometry import contiguous_strides
 from ember._dispatch import builtin_fallbacks
 from ember._dispatch.dispatcher import dispatcher
 from ember._dispatch.kernel import KernelFunction
@@ -45,6 +46,7 @@ from .wrapper import (
     mutate_view_meta,
     reapply_views,
     replace_,
+    replace_storage,
     skip_functionalize,
     sync,
     to_functional,
@@ -142,7 +144,7 @@ def functionalize_fallback(op, bits, *args):
 def _view_kernel(name: str, view_call, copy_call, multi: bool):
     inverse = INVERSES.get(name)
 
-    def reverse_for(rest, idx):
+    def reverse_for(rest, idx, reapply):
         def reverse(base, mutated):
             if inverse is None:
                 raise NotImplementedError(
@@ -158,22 +160,21 @@ def _view_kernel(name: str, view_call, copy_call, multi: bool):
             values, _, _ = _unwrap_all(rest)
             with skip_functionalize():
                 return view_call(self, *values)
-        nonlocal reapply
         reapply = reapply_views()
         call = view_call if reapply or copy_call is None else copy_call
         with skip_functionalize():
             out = call(self._functional.value, *rest)
         if not multi:
-            forward = lambda base, call=call: call(base, *rest)  # noqa: E731
-            return make_view_wrapper(out, self, ViewMeta(name, forward, reverse_for(rest, 0)))
+            forward = lambda base: call(base, *rest)  # noqa: E731
+            meta = ViewMeta(name, forward, reverse_for(rest, 0, reapply))
+            return make_view_wrapper(out, self, meta)
         views = []
         for i, piece in enumerate(out):
-            forward = lambda base, i=i, call=call: call(base, *rest)[i]  # noqa: E731
-            meta = ViewMeta(name, forward, reverse_for(rest, i), i, True)
+            forward = lambda base, i=i: call(base, *rest)[i]  # noqa: E731
+            meta = ViewMeta(name, forward, reverse_for(rest, i, reapply), i, True)
             views.append(make_view_wrapper(piece, self, meta))
         return views
 
-    reapply = False
     functionalize_view.__name__ = f"functionalize_{name.replace('.', '_')}"
     return functionalize_view
 
@@ -210,6 +211,34 @@ def _lift_fresh(self):
     with skip_functionalize():
         out = _LIFT_FRESH(self)
     return to_functional(out)
+
+
+def _resize_(self, size, memory_format):
+    """resize__functionalization: growing replaces the storage (refused for a view);
+    shrinking is a view of the first elements (an as_strided ViewMeta)."""
+    if functional_state(self) is None:
+        with skip_functionalize():
+            return _RESIZE_(self, size, memory_format)
+    sync(self)
+    value = self._functional.value
+    with skip_functionalize():
+        grown = _RESIZE_(_CLONE(value, None), size, memory_format)
+    numel = 1
+    for n in size:
+        numel *= n
+    if (self._storage_offset + numel) * self.dtype.itemsize > self._functional.storage.nbytes:
+        replace_storage(self, grown)
+        return self
+    reapply = reapply_views()
+    strides = list(contiguous_strides(tuple(size)))
+    call = _AS_STRIDED if reapply else _AS_STRIDED_COPY
+    meta = ViewMeta(
+        "resize_",
+        lambda base: call(base, list(size), strides, None),
+        lambda base, mutated: _AS_STRIDED_SCATTER(base, mutated, list(size), strides, None),
+    )
+    mutate_view_meta(self, meta)
+    return self
 
 
 # -- mutations ------------------------------------------------------------------------------
@@ -335,6 +364,10 @@ def _call(name):
 
 _CLONE = _call("clone")
 _LIFT_FRESH = _call("lift_fresh")
+_RESIZE_ = _call("resize_")
+_AS_STRIDED = _call("as_strided")
+_AS_STRIDED_COPY = _call("as_strided_copy")
+_AS_STRIDED_SCATTER = _call("as_strided_scatter")
 
 
 def _copy_name(qualified: str) -> str:
@@ -370,6 +403,8 @@ def _register_all() -> None:
             continue
         if qualified == "lift_fresh":
             _register(qualified, "special", _lift_fresh)
+        elif qualified == "resize_":
+            _register(qualified, "special", _resize_)
         elif qualified in views:
             cia = handle.entry.kernels.get(_CIA)
             if cia:

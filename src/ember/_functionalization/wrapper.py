@@ -51,6 +51,7 @@ __all__ = [
     "mutate_view_meta",
     "reapply_views",
     "replace_",
+    "replace_storage",
     "set_reapply_views",
     "skip_functionalize",
     "sync",
@@ -122,9 +123,10 @@ class FunctionalStorage:
     """FunctionalStorageImpl: the alias base every view of it shares, and the queued
     updates (value, ViewMetas) not yet applied to it."""
 
-    __slots__ = ("base", "original_base", "updates", "generation", "frozen")
+    __slots__ = ("base", "original_base", "updates", "generation", "frozen", "nbytes")
 
     def __init__(self, base) -> None:
+        self.nbytes = _nbytes(base)
         self.base = base
         self.original_base = base
         self.updates: list[tuple] = []
@@ -175,12 +177,15 @@ class FunctionalTensorWrapper:
         self.mutation_counter = 0
 
 
+def _nbytes(value) -> int:
+    return strided_storage_nbytes(value._sizes, value._strides, value.dtype.itemsize,
+                                  value._storage_offset)  # fmt: skip
+
+
 def _wrapper_tensor(value, state: FunctionalTensorWrapper) -> Tensor:
     """A Tensor carrying ``state``, its metadata mirroring ``value``'s."""
     t = object.__new__(Tensor)
-    nbytes = strided_storage_nbytes(value._sizes, value._strides, value.dtype.itemsize,
-                                    value._storage_offset)  # fmt: skip
-    t._storage = Storage(None, nbytes, value.device)
+    t._storage = Storage(None, state.storage.nbytes, value.device)
     t._array = None
     t._sizes = value._sizes
     t._strides = value._strides
@@ -281,6 +286,23 @@ def sync(t) -> None:
         return
     state.storage.apply_updates()
     regenerate_from_base(t)
+
+
+def replace_storage(t, value) -> None:
+    """maybe_replace_storage: resize_ grew a tensor that is no view (and has none): it gets
+    a fresh storage over the grown value."""
+    state = t._functional
+    if state.view_metas:
+        raise RuntimeError(
+            "Attempted to resize a view tensor to a larger size. This is not allowed in the "
+            "functionalization pass"
+        )
+    state.storage = FunctionalStorage(value)
+    state.value = value
+    state.generation = 0
+    state.has_metadata_mutation = True
+    t._storage = Storage(None, state.storage.nbytes, value.device)
+    _mirror(t, value)
 
 
 def mutate_view_meta(t, meta: ViewMeta) -> None:

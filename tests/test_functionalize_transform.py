@@ -243,3 +243,20 @@ def test_programs_match_torch(name, remove):
         return out, x.tolist() if x.numel() == 4 else tuple(x.shape)
 
     _same(program)
+
+
+def test_in_place_check_is_out_of_a_modes_sight():
+    """An in-place result of another dtype is checked on copies no mode sees, then cast back
+    (replace_'s _to_copy)."""
+
+    def program(lib):
+        def fn(a):
+            a.add_(lib.ones(2, dtype=lib.float64))
+            return a * 1
+
+        log = _log_mode(lib)
+        with log:
+            out = lib.func.functionalize(fn)(lib.zeros(2))
+        return out.tolist(), str(out.dtype).split(".")[-1], log.ops
+
+    _same(program)

@@ -31,7 +31,10 @@ from __future__ import annotations
 import sys
 
 from ember._c10.dispatch_key import DispatchKey
+from ember._c10.dispatch_key_set import keys_bits
 from ember._c10.geometry import contiguous_strides
+from ember._c10.tensor_impl import PYTHON_KEY_BITS
+from ember._c10.thread_state import per_thread
 from ember._dispatch import builtin_fallbacks
 from ember._dispatch.dispatcher import dispatcher
 from ember._dispatch.kernel import KernelFunction
@@ -39,6 +42,7 @@ from ember._tensor import Tensor
 
 from .inverses import INVERSES
 from .wrapper import (
+    FUNCTIONALIZE_BITS,
     ViewMeta,
     commit_update,
     functional_state,
@@ -56,6 +60,15 @@ __all__ = ["functionalize_fallback", "registered"]
 
 _FUNCTIONALIZE = DispatchKey.Functionalize
 _CIA = DispatchKey.CompositeImplicitAutograd
+# exclude_keys_for_meta_dispatch: the check of an in-place op runs where neither a mode
+# nor a functorch layer sees it.
+_HIDDEN_CHECK_BITS = (
+    FUNCTIONALIZE_BITS
+    | PYTHON_KEY_BITS
+    | keys_bits(
+        [DispatchKey.FuncTorchDynamicLayerFrontMode, DispatchKey.FuncTorchDynamicLayerBackMode]
+    )
+)
 registered: dict[str, str] = {}  # qualified name -> "view" / "inplace_view" / ...
 
 _ALIAS_OUTPUT_MESSAGE = (
@@ -291,13 +304,19 @@ def _mutation_kernel(name, schema, mutable_call, functional_call, written, out_p
         return _mixed_returns(outputs, rets, schema, args)
 
     def _checked(target, new, values, position):
-        """The in-place op's own error where its result could not be written in place."""
+        """The in-place op's own error where its result could not be written in place
+        (run on copies, out of a dispatch mode's sight, as PyTorch's meta check is)."""
         old = target._functional.value
         if new._sizes != old._sizes or new.dtype is not old.dtype:
             copies = list(values)
-            with skip_functionalize():
+            ts = per_thread.state
+            prev = ts.excluded
+            ts.excluded = prev | _HIDDEN_CHECK_BITS
+            try:
                 copies[position] = _clone(old)
                 mutable_call(*copies)
+            finally:
+                ts.excluded = prev
         return new
 
     functionalize_mutation.__name__ = f"functionalize_{name.replace('.', '_')}"

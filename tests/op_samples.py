@@ -1339,3 +1339,5 @@ NO_VALUES = NO_VALUES | {
 S["copy"] = [lambda T: ((T.c(2, 3), T.c(3)), {}), lambda T: ((T.c(3, 2).t(), T.c(2, 3)), {})]
 S["select_copy.int"] = [lambda T: ((T.f(3, 4), 0, 1), {}), lambda T: ((T.f(3, 4), -1, -2), {})]
 S["slice_copy.Tensor"] = [lambda T: ((T.f(5, 3), 0, 1, 4, 2), {}), lambda T: ((T.f(3, 4), 1), {})]
+S["split_copy.Tensor"] = [lambda T: ((T.f(5, 3), 2), {}), lambda T: ((T.f(3, 4), 3, -1), {})]
+S["detach_copy"] = [lambda T: ((T.c(2, 3),), {})]

@@ -1649,3 +1649,5 @@ define('index_reduce(Tensor self, int dim, Tensor index, Tensor source, str redu
 define('copy(Tensor self, Tensor src, bool non_blocking=False) -> Tensor', tags=('core',))
 define('select_copy.int(Tensor self, int dim, SymInt index) -> Tensor', tags=('view_copy',))
 define('slice_copy.Tensor(Tensor self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor', tags=('view_copy',))
+define('split_copy.Tensor(Tensor self, SymInt split_size, int dim=0) -> Tensor[]', tags=('view_copy',))
+define('detach_copy(Tensor self) -> Tensor', tags=('view_copy',))

@@ -808,3 +808,5 @@ impl("gradient.tensorarray", "CompositeImplicitAutograd", N.gradient_tensorarray
 impl("copy", "CompositeExplicitAutogradNonFunctional", N.copy)
 impl("select_copy.int", "CompositeExplicitAutogradNonFunctional", N.select_copy_symint)
 impl("slice_copy.Tensor", "CompositeExplicitAutogradNonFunctional", N.slice_copy_Tensor_symint)
+impl("split_copy.Tensor", "CompositeExplicitAutogradNonFunctional", N.split_copy_Tensor_symint)
+impl("detach_copy", "CompositeExplicitAutogradNonFunctional", N.detach_copy)

@@ -23101,6 +23101,50 @@ def slice_copy_Tensor(ks, self, dim, start, end, step):
     return result
 
 
+_split_copy_Tensor = handle("split_copy.Tensor")
+
+
+def split_copy_Tensor(ks, self, split_size, dim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.SplitBackward0_copy()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_self_dtype = self.dtype
+        node._saved_self_sizes = self._sizes
+        node._saved_split_size = split_size
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _split_copy_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, split_size, dim)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_detach_copy = handle("detach_copy")
+
+
+def detach_copy(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::detach_copy")
+        node._next_edges = requiring_edges(self,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _detach_copy.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -24277,3 +24321,5 @@ impl("index_reduce", "Autograd", index_reduce, keyset_arg="raw")
 impl("copy", "Autograd", copy, keyset_arg="raw")
 impl("select_copy.int", "Autograd", select_copy_int, keyset_arg="raw")
 impl("slice_copy.Tensor", "Autograd", slice_copy_Tensor, keyset_arg="raw")
+impl("split_copy.Tensor", "Autograd", split_copy_Tensor, keyset_arg="raw")
+impl("detach_copy", "Autograd", detach_copy, keyset_arg="raw")

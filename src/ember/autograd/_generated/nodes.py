@@ -10548,3 +10548,24 @@ class SliceBackward0_copy(GeneratedNode):
         else:
             grad_0 = None
         return [grad_0]
+
+
+class SplitBackward0_copy(GeneratedNode):
+    """Backward of aten::split_copy.Tensor."""
+
+    _saved_variables = ()
+    _saved_dim = None
+    _saved_self_dtype = None
+    _saved_self_sizes = None
+    _saved_split_size = None
+
+    def apply(node, grads):
+        dim = node._saved_dim
+        self_dtype = node._saved_self_dtype
+        self_sizes = node._saved_self_sizes
+        split_size = node._saved_split_size
+        if node._next_edges[0][0] is not None:
+            grad_0 = split_backward(grads, split_size, dim, self_sizes, self_dtype)
+        else:
+            grad_0 = None
+        return [grad_0]

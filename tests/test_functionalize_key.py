@@ -328,3 +328,30 @@ def test_random_view_mutation_chains_match_eager_torch(steps):
     expected = _chain(torch, torch.tensor(start), steps, functional=False)
     got = _chain(ember, ember.tensor(start), steps, functional=True)
     assert got == expected
+
+
+def test_custom_ops_go_through_the_fallback():
+    """A fresh op is wrapped by the fallback; one whose output aliases is refused with
+    PyTorch's message."""
+
+    def program(lib):
+        library = lib.library.Library("fnzkey", "FRAGMENT")
+        library.define("alias_me(Tensor(a) x) -> Tensor(a)")
+        library.impl("alias_me", lambda x: x, "CPU")
+        library.define("twice(Tensor x) -> Tensor")
+        library.impl("twice", lambda x: x * 2, "CPU")
+        f = lib._to_functional_tensor(lib.ones(2))
+        lib._enable_functionalization()
+        try:
+            try:
+                lib.ops.fnzkey.alias_me(f)
+                refused = None
+            except RuntimeError as e:
+                refused = str(e)
+            r = lib.ops.fnzkey.twice(f)
+            return refused, lib._is_functional_tensor(r), lib._from_functional_tensor(r).tolist()
+        finally:
+            lib._disable_functionalization()
+            del library
+
+    _same(program)

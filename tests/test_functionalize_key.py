@@ -355,3 +355,49 @@ def test_custom_ops_go_through_the_fallback():
             del library
 
     _same(program)
+
+
+def test_mutation_queries_replace_commit_and_freeze():
+    def program(lib):
+        def err(fn):
+            try:
+                return fn()
+            except RuntimeError as e:
+                return str(e)
+
+        seen = []
+        x = lib.zeros(4)
+        f = lib._to_functional_tensor(x)
+        g = lib._to_functional_tensor(lib.zeros(3))
+        lib._enable_functionalization()
+        try:
+            v = f.view(2, 2)
+            seen.append(lib._functionalize_has_data_mutation(f))
+            v.add_(1)
+            seen += [
+                lib._functionalize_has_data_mutation(f),
+                lib._functionalize_has_data_mutation(v),
+            ]
+            s = f.split(2)
+            seen += [lib._functionalize_is_multi_output_view(t) for t in (s[0], v, s[0].view(2))]
+            g.unsqueeze_(0)
+            seen += [lib._functionalize_has_metadata_mutation(t) for t in (g, f)]
+            seen += [lib._functionalize_enable_reapply_views(r) for r in (True, False, False)]
+            seen += [lib._is_functional_tensor_base(t) for t in (f, v)]
+            lib._freeze_functional_tensor(f)
+            seen.append(err(lambda: f.add_(1)))
+        finally:
+            lib._disable_functionalization()
+        h = lib._to_functional_tensor(lib.zeros(2))
+        lib._functionalize_replace(h, lib.ones(2))
+        lib._functionalize_commit_update(h)
+        lib._sync(h)
+        seen += [lib._from_functional_tensor(h).tolist(), lib._functionalize_has_data_mutation(h)]
+        for name in ("_functionalize_has_data_mutation", "_functionalize_has_metadata_mutation",
+                     "_functionalize_is_multi_output_view", "_is_functional_tensor_base",
+                     "_functionalize_commit_update", "_freeze_functional_tensor"):  # fmt: skip
+            seen.append(err(lambda: getattr(lib, name)(x)))
+        seen.append(err(lambda: lib._functionalize_replace(x, x)))
+        return seen
+
+    _same(program)

@@ -17,10 +17,12 @@ from ember.aten.native import at
 
 from .wrapper import (
     FUNCTIONALIZE_BITS,
+    commit_update,
     from_functional,
     functional_state,
     reapply_views,
     regenerate_from_base,
+    replace_,
     set_reapply_views,
     skip_functionalize,
     sync,
@@ -29,6 +31,14 @@ from .wrapper import (
 
 __all__ = [
     "_disable_functionalization",
+    "_freeze_functional_tensor",
+    "_functionalize_commit_update",
+    "_functionalize_enable_reapply_views",
+    "_functionalize_has_data_mutation",
+    "_functionalize_has_metadata_mutation",
+    "_functionalize_is_multi_output_view",
+    "_functionalize_replace",
+    "_is_functional_tensor_base",
     "_enable_functionalization",
     "_from_functional_tensor",
     "_functionalization_reapply_views_tls",
@@ -111,6 +121,64 @@ def _disable_functionalization() -> None:
 def _functionalization_reapply_views_tls() -> bool:
     """torch._C._functionalization_reapply_views_tls."""
     return reapply_views()
+
+
+# -- the queries and steps AOTAutograd uses ---------------------------------------------------
+
+
+def _wrapper_of(
+    t,
+    line: int,
+    name: str = "t",
+    where: str = "torch/csrc/autograd/python_torch_functions_manual.cpp",
+):
+    _tensor_arg("_functionalize", t)
+    state = functional_state(t)
+    if state is None:
+        raise RuntimeError(
+            f"at::functionalization::impl::isFunctionalTensor({name}) INTERNAL ASSERT FAILED "
+            f'at "/__w/pytorch/pytorch/{where}":{line}, please report a bug to PyTorch. '
+        )
+    return state
+
+
+def _functionalize_has_data_mutation(t) -> bool:
+    """The wrapper's storage saw a mutation (through it or any alias)."""
+    return _wrapper_of(t, 745).storage.generation > 0
+
+
+def _functionalize_has_metadata_mutation(t) -> bool:
+    """An in-place view op (transpose_, unsqueeze_...) changed the wrapper's metadata."""
+    return _wrapper_of(t, 738).has_metadata_mutation
+
+
+def _functionalize_is_multi_output_view(t) -> bool:
+    return any(meta.is_multi_output for meta in _wrapper_of(t, 722).view_metas)
+
+
+def _is_functional_tensor_base(t) -> bool:
+    """The wrapper is no view: its value is its storage's base."""
+    return not _wrapper_of(t, 718).view_metas
+
+
+def _functionalize_replace(t, other) -> None:
+    _wrapper_of(t, 711)
+    replace_(t, other)
+
+
+def _functionalize_commit_update(t) -> None:
+    _wrapper_of(t, 706)
+    commit_update(t)
+
+
+def _freeze_functional_tensor(t) -> None:
+    """Later mutations of the wrapper's storage are refused."""
+    _wrapper_of(t, 751, "tensor", "aten/src/ATen/FunctionalTensorWrapper.cpp").storage.frozen = True
+
+
+def _functionalize_enable_reapply_views(reapply_views: bool = False) -> bool:
+    """Set the thread's reapply-views flag; returns the one it replaces."""
+    return set_reapply_views(reapply_views)
 
 
 # -- for functorch's Functionalize transform -------------------------------------------------

@@ -396,7 +396,7 @@ def test_mutation_queries_replace_commit_and_freeze():
         for name in ("_functionalize_has_data_mutation", "_functionalize_has_metadata_mutation",
                      "_functionalize_is_multi_output_view", "_is_functional_tensor_base",
                      "_functionalize_commit_update", "_freeze_functional_tensor"):  # fmt: skip
-            seen.append(err(lambda: getattr(lib, name)(x)))
+            seen.append(err(lambda name=name: getattr(lib, name)(x)))
         seen.append(err(lambda: lib._functionalize_replace(x, x)))
         return seen
 

@@ -1407,3 +1407,10 @@ S["nll_loss2d_backward"] = [
 S["fake_quantize_per_tensor_affine"] = [lambda T: ((T.f(2, 3), 0.1, 3, 0, 127), {})]
 S["fake_quantize_per_tensor_affine_cachemask"] = [lambda T: ((T.f(2, 3), 0.25, -1, -8, 7), {})]
 S["fake_quantize_per_tensor_affine_cachemask_backward"] = [lambda T: ((T.f(2, 3), T.b(2, 3)), {})]
+
+# --- wfnz: the functional variant and the view copies functionalization calls ---
+S["copy"] = [lambda T: ((T.c(2, 3), T.c(3)), {}), lambda T: ((T.c(3, 2).t(), T.c(2, 3)), {})]
+S["select_copy.int"] = [lambda T: ((T.f(3, 4), 0, 1), {}), lambda T: ((T.f(3, 4), -1, -2), {})]
+S["slice_copy.Tensor"] = [lambda T: ((T.f(5, 3), 0, 1, 4, 2), {}), lambda T: ((T.f(3, 4), 1), {})]
+S["split_copy.Tensor"] = [lambda T: ((T.f(5, 3), 2), {}), lambda T: ((T.f(3, 4), 3, -1), {})]
+S["detach_copy"] = [lambda T: ((T.c(2, 3),), {})]

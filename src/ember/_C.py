@@ -12,7 +12,10 @@ from __future__ import annotations
 import functools
 import threading
 
-from . import _tensor
+from . import (
+    _functionalization,  # noqa: F401 (torch._C._functionalization)
+    _tensor,
+)
 from . import _torch_function as _tf
 from ._c10 import tls as _tls
 from ._c10.dispatch_key import (
@@ -39,6 +42,7 @@ from ._C_dispatcher import (  # noqa: F401 (torch._C's names)
 )
 from ._dispatch.dispatcher import OperatorHandle, dispatcher
 from ._dispatch.schema_parser import parse_name
+from ._functionalization.api import _functionalization_reapply_views_tls  # noqa: F401
 from ._functorch import c_functorch as _functorch  # noqa: F401 (torch._C._functorch)
 from ._tensor import Tensor
 from .aten._generated import python_nn_functions as _nn  # noqa: F401 (torch._C._nn)

@@ -143,6 +143,23 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
     from ember import autograd
     from ember import testing
     from ember import amp, cpu
+    from ember._functionalization import (
+        _disable_functionalization,
+        _enable_functionalization,
+        _freeze_functional_tensor,
+        _from_functional_tensor,
+        _functionalize_commit_update,
+        _functionalize_enable_reapply_views,
+        _functionalize_has_data_mutation,
+        _functionalize_has_metadata_mutation,
+        _functionalize_is_multi_output_view,
+        _functionalize_replace,
+        _functionalize_sync,
+        _is_functional_tensor_base,
+        _is_functional_tensor,
+        _sync,
+        _to_functional_tensor,
+    )
     from ember import optim, serialization
     from ember import masked
     from ember.serialization import load, save

@@ -19,7 +19,7 @@ import numpy as np
 from ._c10 import dtypes as _dtypes
 from ._c10.device import CPU, as_device
 from ._c10.dispatch_key import DispatchKey
-from ._c10.dispatch_key_set import FULL_MASK, full_after_bits
+from ._c10.dispatch_key_set import FULL_MASK, full_after_bits, key_bits
 from ._c10.layout import strided
 from ._c10.storage import Storage
 from ._c10.tensor_impl import (
@@ -83,6 +83,10 @@ def _defines_torch_dispatch(cls) -> bool:
     if default is None:
         return True
     return getattr(handler, "__func__", handler) is not getattr(default, "__func__", default)
+
+
+# Tensors whose storage PyTorch leaves unallocated: a ZeroTensor, a functional wrapper.
+_UNALLOCATED_BITS = ZERO_TENSOR_BITS | key_bits(DispatchKey.Functionalize)
 
 
 class Tensor(TensorImpl):
@@ -250,7 +254,7 @@ class Tensor(TensorImpl):
             raise RuntimeError(
                 f".tolist() is not supported for tensor subclasses, got {type(self).__name__}"
             )
-        if self._key_bits & ZERO_TENSOR_BITS:  # its storage is unallocated in PyTorch
+        if self._key_bits & _UNALLOCATED_BITS:  # a ZeroTensor's or functional wrapper's storage
             raise RuntimeError("tolist() shouldn't be called on a tensor with unallocated storage")
         self._check_has_data("tolist")
         array = resolved_array(self)

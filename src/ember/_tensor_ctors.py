@@ -66,8 +66,15 @@ _NEGATIVE_STRIDES = (
 # given as data is detached first. lift_fresh returns its argument, so ember
 # takes those dispatched steps only while the Python key is in the TLS include
 # set (a mode is active, facts §8.1) or the data is a __torch_dispatch__
-# subclass; otherwise it builds the same result directly.
+# subclass; otherwise it builds the same result directly. Functionalization needs the
+# step too (lift_fresh wraps the new tensor), so it is taken while Functionalize or a
+# functorch layer (FrontMode) is in the include set.
 _PYTHON_KEY = functionality_bit(DispatchKey.Python)
+_LIFT_KEYS = (
+    _PYTHON_KEY
+    | functionality_bit(DispatchKey.Functionalize)
+    | functionality_bit(DispatchKey.FuncTorchDynamicLayerFrontMode)
+)
 
 
 def _modes_watch() -> bool:
@@ -75,7 +82,7 @@ def _modes_watch() -> bool:
 
 
 def _lifted(result: Tensor) -> Tensor:
-    return at.lift_fresh(result) if local_state.included & _PYTHON_KEY else result
+    return at.lift_fresh(result) if local_state.included & _LIFT_KEYS else result
 
 
 def _to_copy(source: Tensor, dtype, device) -> Tensor:

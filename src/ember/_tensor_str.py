@@ -247,10 +247,20 @@ def _has_data(tensor) -> bool:
     return storage is None or storage.data is not None
 
 
+# A functional tensor's parts, (functorch level, value), or None for any other tensor: set
+# by ember._functionalization, which sits above this layer (torch._is_functional_tensor's
+# branches of _str_intern: FunctionalTensor(lvl=...) inside functionalize(), else
+# _to_functional_tensor(...)).
+functional_parts = None
+
+
 def _str(tensor, *, tensor_contents=None) -> str:
     """repr(tensor). See the module docstring."""
     from ._tensor import Tensor
 
+    parts = functional_parts(tensor) if functional_parts is not None else None
+    if parts is not None:
+        return _functional_str(tensor, *parts)
     cls = type(tensor)
     prefix = "tensor(" if cls is Tensor or cls in PLAIN_CLASSES else f"{cls.__name__}("
     indent = len(prefix)
@@ -295,3 +305,15 @@ def _str(tensor, *, tensor_contents=None) -> str:
     if forward_grads is not None and forward_grads.values:
         suffixes.append(f"tangent={next(iter(forward_grads.values.values()))}")
     return _add_suffixes(prefix + text, suffixes, indent)
+
+
+def _functional_str(tensor, level: int, value) -> str:
+    if level != -1:  # a literal backslash before the newline, as PyTorch prints it
+        return f"FunctionalTensor(lvl={level}, value=\\\n{value!r})"
+    prefix = "_to_functional_tensor("
+    suffixes = [f"device='{tensor.device}'"] if tensor.device.type != "cpu" else []
+    if tensor._grad_fn is not None:
+        suffixes.append(f"grad_fn=<{type(tensor._grad_fn).__name__}>")
+    elif tensor._requires_grad:
+        suffixes.append("requires_grad=True")
+    return _add_suffixes(prefix + repr(value), suffixes, len(prefix))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .._c10.dispatch_key import DispatchKey
 from .._c10.dispatch_key_set import keys_bits
+from .._functionalization import api as _functional_api
 from . import dynamic_layer, fallback
 from .batched_tensor import BatchedRecord
 from .interpreter import RandomnessType, TransformType
@@ -50,7 +51,10 @@ def _record(tensor):
 
 def maybe_get_level(tensor) -> int:
     record = _record(tensor)
-    return -1 if record is None else record.level
+    if record is None:  # a functional tensor's level, set by functionalize()'s layer
+        level = _functional_api.functional_level(tensor)
+        return -1 if level is None else level
+    return record.level
 
 
 def maybe_get_bdim(tensor) -> int:
@@ -61,6 +65,8 @@ def maybe_get_bdim(tensor) -> int:
 def get_unwrapped(tensor):
     record = _record(tensor)
     if record is None:
+        if _functional_api.functional_level(tensor) is not None:
+            return _functional_api.from_functional(tensor)
         raise RuntimeError("No wrappers present!")
     return record.value
 
@@ -114,3 +120,16 @@ _set_vmap_fallback_enabled = fallback.set_fallback_enabled
 _is_vmap_fallback_enabled = fallback.is_fallback_enabled
 _set_vmap_fallback_warning_enabled = fallback.set_warning_enabled
 _is_vmap_fallback_warning_enabled = fallback.is_warning_enabled
+
+from .functionalize import (  # noqa: E402,F401 (functionalize()'s bindings)
+    _func_decrement_nesting,
+    _func_increment_nesting,
+    _propagate_functional_input_mutation,
+    _unwrap_functional_tensor,
+    _wrap_functional_tensor,
+)
+
+__all__ += [
+    "_func_increment_nesting", "_func_decrement_nesting", "_wrap_functional_tensor",
+    "_unwrap_functional_tensor", "_propagate_functional_input_mutation",
+]  # fmt: skip

@@ -37,7 +37,8 @@ HIDDEN_FUNCTIONS = frozenset({"_local_scalar_dense", "_to_copy", "_unsafe_view",
                               "norm", "tanh_backward", "sigmoid_backward", "lift_fresh",
                               "select_backward", "slice_backward", "diagonal_backward",
                               "conv_tbc_backward", "fake_quantize_per_tensor_affine_cachemask",
-                              "fake_quantize_per_tensor_affine_cachemask_backward"})  # fmt: skip
+                              "fake_quantize_per_tensor_affine_cachemask_backward",
+                              "copy"})  # fmt: skip
 TENSOR_OPTIONS = ("dtype", "layout", "device", "pin_memory")
 # The deprecated Python signatures of tools/autograd/deprecated.yaml for the operators
 # ember has: each lists its Python arguments in order; a schema argument it leaves

@@ -9,3 +9,7 @@ from __future__ import annotations
 from ember._functorch.vmap import vmap
 
 __all__ = ["vmap"]
+
+from ember._functorch.functionalize import functionalize  # noqa: E402
+
+__all__ += ["functionalize"]

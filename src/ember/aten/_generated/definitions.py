@@ -1661,3 +1661,8 @@ define('nll_loss2d_backward(Tensor grad_output, Tensor self, Tensor target, Tens
 define('fake_quantize_per_tensor_affine(Tensor self, float scale, int zero_point, int quant_min, int quant_max) -> Tensor', tags=())
 define('fake_quantize_per_tensor_affine_cachemask(Tensor self, float scale, int zero_point, int quant_min, int quant_max) -> (Tensor output, Tensor mask)', tags=())
 define('fake_quantize_per_tensor_affine_cachemask_backward(Tensor grad, Tensor mask) -> Tensor', tags=())
+define('copy(Tensor self, Tensor src, bool non_blocking=False) -> Tensor', tags=('core',))
+define('select_copy.int(Tensor self, int dim, SymInt index) -> Tensor', tags=('view_copy',))
+define('slice_copy.Tensor(Tensor self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor', tags=('view_copy',))
+define('split_copy.Tensor(Tensor self, SymInt split_size, int dim=0) -> Tensor[]', tags=('view_copy',))
+define('detach_copy(Tensor self) -> Tensor', tags=('view_copy',))

@@ -43,6 +43,7 @@ from .fake_quantize import *  # noqa: F403
 from .fill_factories import *  # noqa: F403
 from .float_parts import *  # noqa: F403
 from .fold import *  # noqa: F403
+from .functional_copies import *  # noqa: F403
 from .gather_scatter import *  # noqa: F403
 from .gradient import *  # noqa: F403
 from .histogram import *  # noqa: F403

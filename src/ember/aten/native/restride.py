@@ -225,6 +225,9 @@ def slice_bounds(size: int, start, end):
     return start, end
 
 
+_INT64_MAX = 2**63 - 1
+
+
 def slice_Tensor(self, dim, start, end, step):  # noqa: N802
     ndim = self.dim()
     if ndim == 0:
@@ -239,6 +242,12 @@ def slice_Tensor(self, dim, start, end, step):  # noqa: N802
     offset = self._storage_offset + start * strides[dim]
     sizes[dim] = (end - start + step - 1) // step
     strides[dim] *= step
+    if strides[dim] > _INT64_MAX:  # PyTorch's int64 product wraps negative
+        strides[dim] = (strides[dim] + 2**63) % 2**64 - 2**63
+        raise RuntimeError(
+            "as_strided: Negative strides are not supported at the moment, got strides: "
+            f"[{', '.join(str(s) for s in strides)}]"
+        )
     return _restrided(self, sizes, strides, offset)
 
 

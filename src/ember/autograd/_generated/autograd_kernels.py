@@ -25225,6 +25225,128 @@ def fake_quantize_per_tensor_affine_cachemask(ks, self, scale, zero_point, quant
     return result
 
 
+_copy = handle("copy")
+
+
+def copy(ks, self, src, non_blocking):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or src._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::copy")
+        node._next_edges = requiring_edges(self, src)
+    if FW.active:
+        forbid_forward_fallback("copy", self, src)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _copy.redispatch(ks & AFTER_AUTOGRAD, self, src, non_blocking)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_select_copy_int = handle("select_copy.int")
+
+
+def select_copy_int(ks, self, dim, index):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.SelectBackward0_copy()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_index = index
+        node._saved_self_sizes = self._sizes
+    if FW.active:
+        forbid_forward("select_copy", self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _select_copy_int.redispatch(ks & AFTER_AUTOGRAD, self, dim, index)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_slice_copy_Tensor = handle("slice_copy.Tensor")
+
+
+def slice_copy_Tensor(ks, self, dim, start, end, step):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.SliceBackward0_copy()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_end = end
+        node._saved_self_sizes = self._sizes
+        node._saved_start = start
+        node._saved_step = step
+    if FW.active:
+        forbid_forward("slice_copy", self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _slice_copy_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, dim, start, end, step)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_split_copy_Tensor = handle("split_copy.Tensor")
+
+
+def split_copy_Tensor(ks, self, split_size, dim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.SplitBackward0_copy()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_self_dtype = self.dtype
+        node._saved_self_sizes = self._sizes
+        node._saved_split_size = split_size
+    if FW.active:
+        forbid_forward("split_copy", self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _split_copy_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, split_size, dim)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_detach_copy = handle("detach_copy")
+
+
+def detach_copy(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::detach_copy")
+        node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("detach_copy", self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _detach_copy.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -26404,3 +26526,8 @@ impl("conv_tbc", "Autograd", conv_tbc, keyset_arg="raw")
 impl("nll_loss2d_forward", "Autograd", nll_loss2d_forward, keyset_arg="raw")
 impl("nll_loss2d_backward", "Autograd", nll_loss2d_backward, keyset_arg="raw")
 impl("fake_quantize_per_tensor_affine_cachemask", "Autograd", fake_quantize_per_tensor_affine_cachemask, keyset_arg="raw")
+impl("copy", "Autograd", copy, keyset_arg="raw")
+impl("select_copy.int", "Autograd", select_copy_int, keyset_arg="raw")
+impl("slice_copy.Tensor", "Autograd", slice_copy_Tensor, keyset_arg="raw")
+impl("split_copy.Tensor", "Autograd", split_copy_Tensor, keyset_arg="raw")
+impl("detach_copy", "Autograd", detach_copy, keyset_arg="raw")

@@ -132,6 +132,8 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
     )
     from ember import _C, dispatch, fft, library, linalg, multiprocessing, nn, return_types, special
     from ember import signal
+    from ember import func
+    from ember.func import vmap
     from ember._C import DispatchKey
     from ember import overrides
     from ember import functional as _functional
@@ -143,7 +145,6 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
     from ember import amp, cpu
     from ember import optim, serialization
     from ember import masked
-    from ember import func
     from ember.serialization import load, save
     from ember.amp import autocast
     from ember.amp.state import (

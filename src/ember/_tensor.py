@@ -216,6 +216,8 @@ class Tensor(TensorImpl):
             if what == "item":
                 raise RuntimeError("Tensor.item() cannot be called on meta tensors")
             raise NotImplementedError("Cannot copy out of meta tensor; no data!")
+        if self._functorch is not None:
+            raise RuntimeError("Cannot access data pointer of Tensor that doesn't have storage")
         if self._storage is not None and self._storage.data is None:
             raise RuntimeError(
                 f"Cannot access the data of a {type(self).__name__} that has no storage "
@@ -303,6 +305,8 @@ class Tensor(TensorImpl):
         return int(self.item())
 
     def __bool__(self) -> bool:
+        if self._functorch is not None:  # the wrapper's record says what it allows
+            self._functorch.check_bool()
         numel = self.numel()
         if numel == 0:
             raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
@@ -325,6 +329,8 @@ class Tensor(TensorImpl):
 
     # -- printing ----------------------------------------------------------
     def __repr__(self, *, tensor_contents=None) -> str:
+        if self._functorch is not None:  # BatchedTensor(...), GradTrackingTensor(...)
+            return self._functorch.repr()
         from ._tensor_str import _str
 
         return _str(self, tensor_contents=tensor_contents)

@@ -166,6 +166,8 @@ class TensorImpl:
     _view_info = None
     _backward_hooks = None
     _retains_grad = False
+    # A functorch wrapper's record (BatchedTensor, GradTrackingTensor): its value and level.
+    _functorch = None
 
     @classmethod
     def _wrap(cls, array, dtype=None, inference=None):

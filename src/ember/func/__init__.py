@@ -1,8 +1,15 @@
-"""ember.func: torch.func's public names (the function transforms and functional_call).
+"""torch.func: the composable function transforms.
 
-Layer: func (with masked; above nn and _functorch). Mirrors torch/func/__init__.py.
+Layer: func (above nn and _functorch). Mirrors torch/func/__init__.py, which re-exports
+torch/_functorch's transforms (and functional_call, which sits here: it calls into nn).
 """
 
-from ember.func.functional_call import functional_call
+from __future__ import annotations
 
-__all__ = ["functional_call"]
+from ember._functorch.vmap import vmap
+
+__all__ = ["vmap"]
+
+from ember.func.functional_call import functional_call  # noqa: E402
+
+__all__ += ["functional_call"]

@@ -45,8 +45,8 @@ def main() -> None:
         vector_fn, scalar_fn = _functions(lib, w)
         rows["jacrev 16->16"][name] = lambda lib=lib, f=vector_fn, x=x: lib.func.jacrev(f)(x)
         rows["hessian 16->1"][name] = lambda lib=lib, f=scalar_fn, x=x: lib.func.hessian(f)(x)
-        rows["autograd.functional.jacobian"][name] = (
-            lambda lib=lib, f=vector_fn, x=x: lib.autograd.functional.jacobian(f, x)
+        rows["autograd.functional.jacobian"][name] = lambda lib=lib, f=vector_fn, x=x: (
+            lib.autograd.functional.jacobian(f, x)
         )
     print(f"{'(µs per call)':<30} {'ember':>10} {'torch':>10} {'/torch':>9}")
     for label, fns in rows.items():

@@ -39,9 +39,9 @@ from ._C_dispatcher import (  # noqa: F401 (torch._C's names)
 )
 from ._dispatch.dispatcher import OperatorHandle, dispatcher
 from ._dispatch.schema_parser import parse_name
+from ._functorch import c_functorch as _functorch  # noqa: F401 (torch._C._functorch)
 from ._tensor import Tensor
 from .aten._generated import python_nn_functions as _nn  # noqa: F401 (torch._C._nn)
-from ._functorch import c_functorch as _functorch  # noqa: F401 (torch._C._functorch)
 from .aten.tensor_subclass_like import is_tensor_subclass_like
 from .autograd import fallback as _autograd_fallback
 from .utils import _mode_utils, _python_dispatch, _python_fallback

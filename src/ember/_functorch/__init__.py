@@ -50,3 +50,8 @@ from . import batching, c_functorch, dynamic_layer, fallback  # noqa: F401 (regi
 from .vmap import vmap
 
 __all__ = ["vmap"]
+
+from . import tensor_wrapper  # noqa: E402,F401 (the FuncTorchGradWrapper fallback)
+from .eager_transforms import grad, grad_and_value, jacrev, vjp  # noqa: E402
+
+__all__ += ["grad", "grad_and_value", "vjp", "jacrev"]

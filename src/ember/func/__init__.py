@@ -13,3 +13,7 @@ __all__ = ["vmap"]
 from ember.func.functional_call import functional_call  # noqa: E402
 
 __all__ += ["functional_call"]
+
+from ember._functorch.eager_transforms import grad, grad_and_value, jacrev, vjp  # noqa: E402
+
+__all__ += ["grad", "grad_and_value", "vjp", "jacrev"]

@@ -13,16 +13,17 @@ from __future__ import annotations
 
 import functools
 
+from .._c10.thread_state import per_thread
 from .._tensor import Tensor
 from ..aten._generated.python_functions import cat, zeros_like
 from ..autograd.api import grad as _autograd_grad_api
 from ..autograd.grad_mode import enable_grad, is_grad_enabled
 from ..utils._pytree import tree_flatten, tree_map, tree_map_, tree_unflatten, treespec_pprint
 from .dynamic_layer import top
-from .grad_interpreter import grad_increment_nesting
+from .grad_interpreter import grad_increment_nesting, jvp_increment_nesting
 from .tensor_wrapper import make_tensor_wrapper, unwrap_for_grad
 
-__all__ = ["grad", "grad_and_value", "vjp", "jacrev"]
+__all__ = ["grad", "grad_and_value", "vjp", "jacrev", "jvp", "jacfwd", "hessian"]
 
 
 # -- argnums ---------------------------------------------------------------------------
@@ -305,3 +306,153 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
         return (result, out[2]) if has_aux else result
 
     return wrapper
+
+
+# -- jvp / jacfwd / hessian (forward mode) ---------------------------------------------
+
+_JVP = "jvp(f, primals, tangents)"
+_jvp_nesting = [0]  # JVP_NESTING: only the outermost jvp enters a dual level
+
+
+def _check_tensor_list(flat, argname: str) -> None:
+    if len(flat) == 0:
+        raise RuntimeError(f"{_JVP}: Expected {argname} to contain at least one Tensor.")
+    for out in flat:
+        if not isinstance(out, Tensor):
+            raise RuntimeError(
+                f"{_JVP}: Expected {argname} to only contain Tensors, got {type(out)}"
+            )
+
+
+def _unpack(dual, strict: bool):
+    from ..autograd import forward_ad
+
+    if not isinstance(dual, Tensor):
+        raise RuntimeError(
+            f"{_JVP}: expected f(*args) to return only tensors, got unsupported type {type(dual)}"
+        )
+    primal, tangent = forward_ad.unpack_dual(dual)
+    if tangent is None:
+        if strict:
+            raise RuntimeError(
+                "jvp(f, primals, tangents, strict=True): The output of f is independent of the "
+                "inputs. This is not allowed with strict=True."
+            )
+        tangent = zeros_like(primal)
+    return primal, tangent
+
+
+def jvp_with_argnums(func, primals, tangents, argnums, *, strict=False, has_aux: bool):
+    from contextlib import nullcontext
+
+    from ..autograd import forward_ad
+
+    if not isinstance(primals, tuple):
+        raise RuntimeError(
+            f"{_JVP}: Expected primals to be a tuple. E.g. it should be valid to call f(*primals)."
+        )
+    diff_args = primals if argnums is None else slice_argnums(primals, argnums)
+    flat_primals, primals_spec = tree_flatten(diff_args)
+    flat_tangents, tangents_spec = tree_flatten(tangents)
+    if primals_spec != tangents_spec:
+        raise RuntimeError(
+            f"{_JVP}: Expected primals and tangents to have the same python structure. For "
+            "example, if primals is a tuple of 3 tensors, tangents also must be. Got primals "
+            f"with structure {primals_spec} and tangents with structure {tangents_spec}"
+        )
+    _check_tensor_list(flat_primals, "primals")
+    _check_tensor_list(flat_tangents, "tangents")
+    state = per_thread.state
+    with jvp_increment_nesting() as level:
+        _jvp_nesting[0] += 1
+        saved_fw = state.fw_grad_mode
+        state.fw_grad_mode = True
+        try:
+            ctx = forward_ad.dual_level if _jvp_nesting[0] == 1 else nullcontext
+            with ctx():
+                duals = tuple(
+                    forward_ad.make_dual(p, t) for p, t in zip(flat_primals, flat_tangents)
+                )
+                duals = tree_unflatten(list(duals), primals_spec)
+                if argnums is not None:
+                    primals = wrap_all(primals, level)
+                    duals = replace_args(primals, duals, argnums)
+                result = func(*duals)
+                aux = None
+                if has_aux:
+                    if not (isinstance(result, tuple) and len(result) == 2):
+                        raise RuntimeError(
+                            f"{_JVP}: output of function f should be a tuple: (output, aux) if "
+                            "has_aux is True"
+                        )
+                    result, aux = result
+                    aux = undo_create_differentiable(aux, level)
+                flat_result, spec = tree_flatten(result)
+                _check_outputs(flat_result, _JVP)
+                pairs = [_unpack(d, strict) for d in flat_result]
+                primals_out = [undo_create_differentiable(p, level) for p, _ in pairs]
+                tangents_out = [undo_create_differentiable(t, level) for _, t in pairs]
+                out = (tree_unflatten(primals_out, spec), tree_unflatten(tangents_out, spec))
+                return out + (aux,) if has_aux else out
+        finally:
+            state.fw_grad_mode = saved_fw
+            _jvp_nesting[0] -= 1
+
+
+def replace_args(old_args: tuple, new_args, argnums) -> tuple:
+    if isinstance(argnums, int):
+        return tuple(new_args if i == argnums else a for i, a in enumerate(old_args))
+    return tuple(new_args[argnums.index(i)] if i in argnums else a for i, a in enumerate(old_args))
+
+
+def jvp(func, primals, tangents, *, strict: bool = False, has_aux: bool = False):
+    """torch.func.jvp: (func(*primals), the Jacobian-vector product with tangents)."""
+    return jvp_with_argnums(func, primals, tangents, argnums=None, strict=strict, has_aux=has_aux)
+
+
+def jacfwd(func, argnums=0, has_aux: bool = False, *, randomness: str = "error"):
+    """torch.func.jacfwd: the Jacobian by vmap over jvp, the basis rows as tangents."""
+    from .vmap import vmap
+
+    @functools.wraps(func)
+    def wrapper(*args):
+        error_if_complex("jacfwd", args, is_input=True)
+        primals = args if argnums is None else slice_argnums(args, argnums)
+        flat_primals, primals_spec = tree_flatten(primals)
+        numels = tuple(p.numel() for p in flat_primals)
+        flat_basis = next(chunked_standard_basis(flat_primals, numels))
+        basis = tree_unflatten(list(flat_basis), primals_spec)
+
+        def push_jvp(basis):
+            out = jvp_with_argnums(func, args, basis, argnums=argnums, has_aux=has_aux)
+            error_if_complex("jacfwd", out[0], is_input=False)
+            return (out[1], out[2]) if has_aux else out[1]
+
+        results = vmap(push_jvp, randomness=randomness)(basis)
+        aux = None
+        if has_aux:
+            results, aux = results
+            flat_aux, aux_spec = tree_flatten(aux)
+            aux = tree_unflatten([v[0] for v in flat_aux], aux_spec)
+        jac_outs, spec = tree_flatten(results)
+        jac_outs_ins = tuple(
+            tree_unflatten(
+                [
+                    piece.unflatten(-1, tuple(p.shape)) if p.dim() else piece.squeeze(-1)
+                    for p, piece in zip(flat_primals, j.movedim(0, -1).split(list(numels), -1))
+                ],
+                primals_spec,
+            )
+            for j in jac_outs
+        )
+        if isinstance(argnums, int):
+            jac_outs_ins = tuple(j[0] for j in jac_outs_ins)
+        result = tree_unflatten(list(jac_outs_ins), spec)
+        return (result, aux) if has_aux else result
+
+    return wrapper
+
+
+def hessian(func, argnums=0):
+    """torch.func.hessian: jacfwd(jacrev(func)) (forward-over-reverse)."""
+    return jacfwd(jacrev(func, argnums), argnums)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 from .._c10.grad_mode import is_grad_enabled, set_grad_enabled
+from .._c10.thread_state import per_thread
 from .._tensor import Tensor
 from .dynamic_layer import next_level, pushed
 from .interpreter import AUTOGRAD_LAYER_BITS, Interpreter, TransformType
@@ -117,5 +118,35 @@ class GradInterpreter(AutogradInterpreter):
 def grad_increment_nesting():
     """_grad_increment_nesting / _grad_decrement_nesting: a Grad layer for the body."""
     interpreter = GradInterpreter(next_level(), is_grad_enabled())
+    with pushed(interpreter):
+        yield interpreter.lvl
+
+
+class JvpInterpreter(AutogradInterpreter):
+    """A jvp level: the forward grad mode found at push is the one the level below runs in."""
+
+    transform = TransformType.Jvp
+
+    def __init__(self, level: int, prev_fwd_grad_mode: bool) -> None:
+        super().__init__(level)
+        self.prev_fwd_grad_mode = prev_fwd_grad_mode
+
+    def __repr__(self) -> str:
+        return f"JvpInterpreter(level={self.lvl}, prev_fwd_grad_mode={self.prev_fwd_grad_mode})"
+
+    def send_to_next(self, op, args):
+        state = per_thread.state
+        saved = state.fw_grad_mode
+        state.fw_grad_mode = self.prev_fwd_grad_mode
+        try:
+            return super().send_to_next(op, args)
+        finally:
+            state.fw_grad_mode = saved
+
+
+@contextmanager
+def jvp_increment_nesting():
+    """_jvp_increment_nesting / _jvp_decrement_nesting: a Jvp layer for the body."""
+    interpreter = JvpInterpreter(next_level(), per_thread.state.fw_grad_mode)
     with pushed(interpreter):
         yield interpreter.lvl

@@ -1,0 +1,81 @@
+"""torch.func.jacrev (vmap over vjp's vjp_fn) and the transforms composed with vmap, against
+torch: values with PyTorch's signs of zero (the -0.0 of the batched backward), argnums,
+has_aux, chunk_size, pytree outputs, requires_grad of the results, per-sample gradients
+(vmap of grad) and the errors."""
+
+from __future__ import annotations
+
+import pytest
+from func_support import same
+
+
+def _x(t):
+    return t.tensor([1.0, 2.0, 3.0])
+
+
+def _y(t):
+    return t.tensor([4.0, 5.0, 6.0])
+
+
+def _signs(result):
+    """Each value's sign bit too: jacrev's zeros are -0.0 where PyTorch's are."""
+    import math
+
+    def walk(v):
+        if isinstance(v, float):
+            return math.copysign(1.0, v)
+        if isinstance(v, (list, tuple)):
+            return [walk(e) for e in v]
+        return None
+
+    return walk(result)
+
+
+def _with_signs(fn):
+    def program(t):
+        out = fn(t)
+        return out, _signs(out.tolist()) if hasattr(out, "tolist") else None
+
+    return program
+
+
+VALUE_CASES = {
+    "sin": _with_signs(lambda t: t.func.jacrev(lambda a: a.sin())(_x(t))),
+    "torch_sin": _with_signs(lambda t: t.func.jacrev(t.sin)(_x(t))),
+    "mul_argnums_tuple": lambda t: t.func.jacrev(lambda a, b: a * b, argnums=(0, 1))(_x(t), _y(t)),
+    "mul_argnums_1": _with_signs(lambda t: t.func.jacrev(lambda a, b: a * b * b, argnums=1)(_x(t), _y(t))),
+    "chunk_size_1": _with_signs(lambda t: t.func.jacrev(t.sin, chunk_size=1)(_x(t))),
+    "chunk_size_2": _with_signs(lambda t: t.func.jacrev(t.sin, chunk_size=2)(_x(t))),
+    "chunk_size_large": _with_signs(lambda t: t.func.jacrev(t.sin, chunk_size=10)(_x(t))),
+    "has_aux": lambda t: t.func.jacrev(lambda a: (a.sin(), a.cos()), has_aux=True)(_x(t)),
+    "requires_grad_input": lambda t: t.func.jacrev(lambda a: a.sin())(_x(t).requires_grad_()),
+    "scalar_output_mul": lambda t: t.func.jacrev(lambda a: (a * a * 2.0).exp())(_x(t) / 10),
+    "2d_input": _with_signs(lambda t: t.func.jacrev(lambda a: a * a)(t.arange(4.0).reshape(2, 2))),
+    "tuple_input_pytree": lambda t: t.func.jacrev(lambda p: p[0] * p[1])((_x(t), _y(t))),
+    "per_sample_grads": lambda t: t.func.vmap(
+        t.func.grad(lambda w, xi: (w * xi).sum()))(t.ones(3, 3), t.eye(3)),
+    "vmap_of_vjp": lambda t: t.func.vmap(
+        lambda c: t.func.vjp(lambda a: a.sin(), _x(t))[1](c))(t.eye(3)),
+}  # fmt: skip
+
+ERROR_CASES = {
+    "int_output": lambda t: t.func.jacrev(lambda a: 3)(_x(t)),
+    "chunk_size_0": lambda t: t.func.jacrev(t.sin, chunk_size=0)(_x(t)),
+    "chunk_size_negative": lambda t: t.func.jacrev(t.sin, chunk_size=-1)(_x(t)),
+    "complex_input": lambda t: t.func.jacrev(lambda a: a)(t.ones(2, dtype=t.complex64)),
+    "complex_output": lambda t: t.func.jacrev(lambda a: a * 1j)(_x(t)),
+    "float_input": lambda t: t.func.jacrev(t.sin)(3.0),
+    "argnums_out_of_range": lambda t: t.func.jacrev(t.sin, argnums=1)(_x(t)),
+    "has_aux_not_tuple": lambda t: t.func.jacrev(t.sin, has_aux=True)(_x(t)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(VALUE_CASES))
+def test_values(name):
+    same(VALUE_CASES[name])
+
+
+@pytest.mark.parametrize("name", sorted(ERROR_CASES))
+def test_errors(name):
+    result = same(ERROR_CASES[name])
+    assert isinstance(result, tuple) and result[0].endswith("Error"), result

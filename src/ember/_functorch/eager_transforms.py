@@ -370,6 +370,10 @@ def jvp_with_argnums(func, primals, tangents, argnums, *, strict=False, has_aux:
         try:
             ctx = forward_ad.dual_level if _jvp_nesting[0] == 1 else nullcontext
             with ctx():
+                # _make_dual runs at this level in PyTorch: both are wrapped here first (a
+                # primal that is already dual at an outer jvp is a fresh tensor here)
+                flat_primals = wrap_all(flat_primals, level)
+                flat_tangents = wrap_all(flat_tangents, level)
                 duals = tuple(
                     forward_ad.make_dual(p, t) for p, t in zip(flat_primals, flat_tangents)
                 )
@@ -401,7 +405,7 @@ def jvp_with_argnums(func, primals, tangents, argnums, *, strict=False, has_aux:
 
 def replace_args(old_args: tuple, new_args, argnums) -> tuple:
     if isinstance(argnums, int):
-        return tuple(new_args if i == argnums else a for i, a in enumerate(old_args))
+        return tuple(new_args[0] if i == argnums else a for i, a in enumerate(old_args))
     return tuple(new_args[argnums.index(i)] if i in argnums else a for i, a in enumerate(old_args))
 
 

@@ -57,19 +57,20 @@ def is_warning_enabled() -> bool:
 
 
 def _called_through_ops() -> bool:
-    """Whether the innermost Python entry point of this call is ``torch.ops`` (See Note
-    [The fallback's warning])."""
+    """Whether no Python binding of ember's stands between this call and the user's code
+    (See Note [The fallback's warning]): only the dispatcher, ``torch.ops`` and functorch."""
     frame = sys._getframe(2)
     while frame is not None:
         name = frame.f_globals.get("__name__")
-        if name == "ember._ops":
-            return True
-        if name is not None and not name.startswith("ember."):
-            return False
-        if name is not None and name.startswith(("ember.aten._generated", "ember._tensor")):
-            return False
+        if name is not None and not name.startswith(_NOT_BINDINGS):
+            return not name.startswith("ember.")
         frame = frame.f_back
-    return False
+    return True
+
+
+# Modules between the user and a kernel that are no Python binding (exec'd call paths,
+# whose globals have no __name__, are skipped too).
+_NOT_BINDINGS = ("ember._dispatch", "ember._ops", "ember._functorch", "ember._library")
 
 
 def warn_fallback(name: str) -> None:

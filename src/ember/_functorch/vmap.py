@@ -47,10 +47,10 @@ def broadcast_to_and_flatten(tree, spec):
     if node_type != spec.type:
         return None
     children, context = SUPPORTED_NODES[node_type].flatten_fn(tree)
-    if len(children) != spec.num_children or context != spec.context():
+    if len(children) != spec.num_children or context != spec.context:
         return None
     flat: list = []
-    for child, child_spec in zip(children, spec.children_specs()):
+    for child, child_spec in zip(children, spec.children()):
         part = broadcast_to_and_flatten(child, child_spec)
         if part is None:
             return None
@@ -99,8 +99,12 @@ def _flat_inputs(in_dims, args, func):
             "or you are trying to vmap over a function with no inputs. The latter is "
             "unsupported."
         )
-    flat_args, spec = tree_flatten(args)
-    flat_in_dims = broadcast_to_and_flatten(in_dims, spec)
+    if isinstance(in_dims, int) and all(arg.__class__ is Tensor for arg in args):
+        flat_in_dims = [in_dims] * len(args)  # every argument a tensor leaf: no pytree
+        flat_args, spec = list(args), None
+    else:
+        flat_args, spec = tree_flatten(args)
+        flat_in_dims = broadcast_to_and_flatten(in_dims, spec)
     if flat_in_dims is None:
         raise ValueError(
             head + "in_dims is not compatible with the structure of `inputs`. in_dims has "
@@ -172,7 +176,12 @@ def _flat_vmap(func, batch_size, flat_in_dims, flat_args, spec, out_dims, random
             arg if d is None else make_batched(arg, d, level)
             for d, arg in zip(flat_in_dims, flat_args)
         ]
-        outputs = func(*tree_unflatten(inputs, spec), **kwargs)
+        if spec is None:  # the positional arguments were the leaves
+            outputs = func(*inputs, **kwargs)
+        else:
+            outputs = func(*tree_unflatten(inputs, spec), **kwargs)
+        if isinstance(outputs, Tensor) and isinstance(out_dims, int):
+            return _unwrap_output(None, outputs, level, batch_size, out_dims)
         flat_outputs, out_spec = tree_flatten(outputs)
         flat_dims = _flat_out_dims(outputs, out_dims, out_spec, func)
         name = _name(func)

@@ -57,7 +57,7 @@ def _regular(schema) -> bool:
         return False
     for argument in schema.arguments:
         text = str(argument.type)
-        if "[]" in text and "Tensor" in text:
+        if "List" in text and "Tensor" in text:
             return False
         if argument.kwarg_only and argument.alias_info is not None:
             return False

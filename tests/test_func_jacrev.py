@@ -54,9 +54,39 @@ VALUE_CASES = {
     "tuple_input_pytree": lambda t: t.func.jacrev(lambda p: p[0] * p[1])((_x(t), _y(t))),
     "per_sample_grads": lambda t: t.func.vmap(
         t.func.grad(lambda w, xi: (w * xi).sum()))(t.ones(3, 3), t.eye(3)),
+    "jacrev_of_jacrev": lambda t: t.func.jacrev(t.func.jacrev(lambda a: (a**3).sum()))(_x(t)),
+    "jacrev_of_jacrev_requires_grad": lambda t: t.func.jacrev(t.func.jacrev(lambda a: (a**3).sum()))(
+        _x(t).requires_grad_()),
+    "jacrev_of_grad": lambda t: t.func.jacrev(t.func.grad(lambda a: (a.sin() * a).sum()))(_x(t)),
+    "grad_of_jacrev_sum": lambda t: t.func.grad(lambda a: t.func.jacrev(t.sin)(a).sum())(_x(t)),
+    "per_sample_grads_in_dims": lambda t: t.func.vmap(
+        t.func.grad(lambda w, xi: (w * xi).sum()), in_dims=(None, 0))(_x(t), t.eye(3)),
+    "per_sample_grads_linear": lambda t: _per_sample_linear(t),
+    "dict_output": lambda t: t.func.jacrev(lambda a: {"s": a.sum(), "p": a.prod()})(_x(t)),
+    # values only: PyTorch's batched mv backward leaves this result transposed (strides
+    # (1, 3)); ember's mv batching rule returns it contiguous
+    "matmul_tanh": lambda t: t.func.jacrev(lambda a: (t.eye(3) * 0.5 @ a).tanh())(_x(t)).contiguous(),
+    "tuple_output": lambda t: t.func.jacrev(lambda a: (a * 2, a.sum()))(_x(t)),
+    "transpose_output": lambda t: t.func.jacrev(lambda a: a @ a.T)(t.arange(6.0).reshape(2, 3)),
     "vmap_of_vjp": lambda t: t.func.vmap(
         lambda c: t.func.vjp(lambda a: a.sin(), _x(t))[1](c))(t.eye(3)),
 }  # fmt: skip
+
+
+def _per_sample_linear(t):
+    m = t.nn.Linear(3, 2)
+    with t.no_grad():
+        m.weight.copy_(t.arange(6.0).reshape(2, 3) / 10)
+        m.bias.zero_()
+    params = {k: v.detach() for k, v in m.named_parameters()}
+
+    def loss(p, xi, yi):
+        out = t.func.functional_call(m, p, (xi,))
+        return ((out - yi) ** 2).sum()
+
+    xs, ys = t.arange(12.0).reshape(4, 3) / 7, t.ones(4, 2)
+    return t.func.vmap(t.func.grad(loss), in_dims=(None, 0, 0))(params, xs, ys)
+
 
 ERROR_CASES = {
     "int_output": lambda t: t.func.jacrev(lambda a: 3)(_x(t)),

@@ -81,6 +81,25 @@ def unwrap_if_dead(tensor):
     return tensor
 
 
+def _is_dead(value) -> bool:
+    record = getattr(value, "_functorch", None)
+    return record.__class__ is GradRecord and not record.interpreter.is_alive
+
+
+def unwrap_dead_args(args: tuple) -> tuple:
+    """The FrontMode fallback's first step (unwrapIfDead on every argument): ``args`` itself
+    when no argument is a wrapper of a level that has exited."""
+    for a in args:
+        if a.__class__ is list or a.__class__ is tuple:
+            if any(_is_dead(x) for x in a):
+                break
+        elif _is_dead(a):
+            break
+    else:
+        return args
+    return map_tensors(args, unwrap_if_dead)
+
+
 def map_tensors(args, fn):
     """``args`` with every tensor (also inside a list / tuple argument) replaced by fn(t)."""
     out = []

@@ -288,4 +288,7 @@ def _str(tensor, *, tensor_contents=None) -> str:
         suffixes.append(f"grad_fn=<{type(grad_fn).__name__}>")
     elif tensor._requires_grad:
         suffixes.append("requires_grad=True")
+    forward_grads = tensor._fw_grad  # a dual tensor: its tangent (Note [Forward grads])
+    if forward_grads is not None and forward_grads.values:
+        suffixes.append(f"tangent={next(iter(forward_grads.values.values()))}")
     return _add_suffixes(prefix + text, suffixes, indent)

@@ -168,6 +168,7 @@ class TensorImpl:
     _retains_grad = False
     # A functorch wrapper's record (BatchedTensor, GradTrackingTensor): its value and level.
     _functorch = None
+    _fw_grad = None  # ForwardGrad: tangents per level (Note [Forward grads])
 
     @classmethod
     def _wrap(cls, array, dtype=None, inference=None):

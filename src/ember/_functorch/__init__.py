@@ -52,6 +52,6 @@ from .vmap import vmap
 __all__ = ["vmap"]
 
 from . import tensor_wrapper  # noqa: E402,F401 (the FuncTorchGradWrapper fallback)
-from .eager_transforms import grad, grad_and_value, jacrev, vjp  # noqa: E402
+from .eager_transforms import grad, grad_and_value, hessian, jacfwd, jacrev, jvp, vjp  # noqa: E402
 
-__all__ += ["grad", "grad_and_value", "vjp", "jacrev"]
+__all__ += ["grad", "grad_and_value", "vjp", "jacrev", "jvp", "jacfwd", "hessian"]

@@ -8,7 +8,7 @@ Note [Generated autograd kernels].
 
 from __future__ import annotations
 
-from . import functional, grad_mode, graph
+from . import forward_ad, functional, grad_mode, graph
 from .api import backward, grad
 from .function import Function, FunctionCtx, once_differentiable
 from .grad_mode import (
@@ -30,6 +30,7 @@ __all__ = [
     "gradcheck",
     "gradgradcheck",
     "GradcheckError",
+    "forward_ad",
     "functional",
     "grad_mode",
     "graph",

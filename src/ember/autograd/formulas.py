@@ -463,6 +463,17 @@ from ember.autograd.formulas_distance import (  # noqa: E402, F401 (derivatives.
     cdist_backward_x2,
     euclidean_dist_backward,
 )
+from ember.autograd.formulas_forward import (  # noqa: E402, F401 (derivatives.yaml result: entries)
+    amaxamin_jvp,
+    copy_tangent,
+    evenly_read_jvp,
+    gather_with_keepdimed_indices,
+    logsumexp_jvp,
+    norm_jvp,
+    prod_jvp,
+    std_jvp,
+    var_jvp,
+)
 from ember.autograd.formulas_householder import (  # noqa: E402, F401 (derivatives.yaml)
     householder_product_backward,
     ormqr_backward,

@@ -55,6 +55,7 @@ from __future__ import annotations
 import ast
 import builtins
 import dataclasses
+import re
 from pathlib import Path
 
 import yaml
@@ -67,6 +68,7 @@ METADATA_SUFFIXES = (
     "_sizes", "_strides", "_dtype", "_device", "_numel", "_dim", "_storage_offset", "_sym_sizes_opt",
 )  # fmt: skip
 _RESERVED = {"grad", "grads", "grad_input_mask"}
+_FORWARD_KEY = re.compile(r"result\d*")
 
 # torchgen/packaged/autograd/gen_variable_type.py: operators autograd does not look at
 # (their results depend only on metadata, or are integral / boolean).
@@ -105,6 +107,9 @@ class Derivative:
     # "input, weight, bias: f(...)": one formula for several inputs, returning one gradient
     # per name and reading `grad_input_mask` (which of them are needed), as PyTorch's
     joint: tuple[tuple[tuple[str, ...], str], ...] = ()
+    # the forward formulas: output key (`result`, or `result<i>` for output i) -> expression,
+    # `auto_linear` or `auto_element_wise`; See Note [Generated forward formulas]
+    forward: tuple[tuple[str, str], ...] = ()
 
     def names_used(self) -> set[str]:
         names: set[str] = set()
@@ -130,9 +135,12 @@ def load_derivatives(path: Path = DERIVATIVES) -> dict[str, Derivative]:
     result = {}
     special = {"op", "node", "output_differentiability", "manual"}
     for entry in entries:
-        formulas, non_diff, joint = {}, [], []
+        formulas, non_diff, joint, forward = {}, [], [], []
         for key, value in entry.items():
             if key in special:
+                continue
+            if _FORWARD_KEY.fullmatch(key):
+                forward.append((key, str(value)))
                 continue
             if value == "non_differentiable":
                 non_diff.append(key)
@@ -153,6 +161,7 @@ def load_derivatives(path: Path = DERIVATIVES) -> dict[str, Derivative]:
             output_differentiability=tuple(outputs) if outputs is not None else None,
             manual=bool(entry.get("manual", False)),
             joint=tuple(joint),
+            forward=tuple(forward),
         )
     return result
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 
+from . import gen_forward_ad
 from .autograd_model import METADATA_SUFFIXES, AutogradOp, helper_names, is_tensor_type
 from .gen_python import HEADER
 
@@ -373,6 +374,7 @@ def kernel(op: AutogradOp, kernels: frozenset = frozenset()) -> list[str]:
     before, after = _plan_saves(op) if op.kind == "record" else ([], [])
     for name, expr in before:
         lines += _guarded(op, name, f"node.{_attribute(name, expr)} = {expr}", "        ")
+    lines += gen_forward_ad.kernel_before(op)
     lines.append("    prev = ts.excluded")
     lines.append(f"    ts.excluded = prev | {below}")
     lines.append("    try:")
@@ -387,6 +389,7 @@ def kernel(op: AutogradOp, kernels: frozenset = frozenset()) -> list[str]:
             lines.append(f"        {_history(op)}")
         for name, expr in after:
             lines += _guarded(op, name, f"node.{_attribute(name, expr)} = {expr}", "        ")
+    lines += gen_forward_ad.kernel_after(op)
     lines.append("    return result")
     return lines
 
@@ -396,7 +399,13 @@ def write_kernels(ops: list[AutogradOp]) -> str:
     lines = [_HEADER + f'"""{doc}"""', "", "# ruff: noqa", ""]
     lines.append("from ember.aten.binding import handle")
     lines.append("from ember.aten.registration import impl")
+    lines.append("from ember.autograd._generated import forward_grads as _fw")
     lines.append("from ember.autograd._generated import nodes")
+    lines.append("from ember.autograd.forward_grad import (")
+    lines.append("    forbid_forward,")
+    lines.append("    forbid_forward_fallback,")
+    lines.append("    forward_state as FW,")
+    lines.append(")")
     lines.append("from ember.autograd.variable_type import (")
     for name in (
         "AFTER_AUTOGRAD",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import gen_autograd, gen_python, gen_registrations
+from . import gen_autograd, gen_forward_ad, gen_python, gen_registrations
 from .autograd_model import autograd_ops, load_derivatives
 from .model import load_native_functions, structured_groups, with_python_names
 from .python_api import group_python_signatures, module_python_signatures, nn_python_signatures
@@ -71,6 +71,7 @@ def generated_files() -> dict[Path, str]:
         "__init__.py": gen_python.HEADER + '"""Code generated from derivatives.yaml."""\n',
         "nodes.py": gen_autograd.write_nodes(ops, gen_autograd.used_helpers(ops)),
         "autograd_kernels.py": gen_autograd.write_kernels(ops),
+        "forward_grads.py": gen_forward_ad.write_forward_grads(ops),
     }
     result.update({AUTOGRAD_GENERATED / name: text for name, text in autograd_files.items()})
     return result

@@ -14,6 +14,14 @@ from ember.func.functional_call import functional_call  # noqa: E402
 
 __all__ += ["functional_call"]
 
-from ember._functorch.eager_transforms import grad, grad_and_value, jacrev, vjp  # noqa: E402
+from ember._functorch.eager_transforms import (  # noqa: E402
+    grad,
+    grad_and_value,
+    hessian,
+    jacfwd,
+    jacrev,
+    jvp,
+    vjp,
+)
 
-__all__ += ["grad", "grad_and_value", "vjp", "jacrev"]
+__all__ += ["grad", "grad_and_value", "vjp", "jacrev", "jvp", "jacfwd", "hessian"]

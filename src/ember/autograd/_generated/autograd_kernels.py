@@ -6,7 +6,13 @@
 
 from ember.aten.binding import handle
 from ember.aten.registration import impl
+from ember.autograd._generated import forward_grads as _fw
 from ember.autograd._generated import nodes
+from ember.autograd.forward_grad import (
+    forbid_forward,
+    forbid_forward_fallback,
+    forward_state as FW,
+)
 from ember.autograd.variable_type import (
     AFTER_AUTOGRAD,
     BELOW_AD_INPLACE_OR_VIEW,
@@ -45,6 +51,8 @@ def abs(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.abs(result, self)
     return result
 
 
@@ -59,6 +67,7 @@ def abs_(ks, self):
         node = nodes.AbsBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.abs__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -67,6 +76,8 @@ def abs_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.abs_(fw, self)
     return result
 
 
@@ -103,6 +114,8 @@ def _conj(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw._conj(result, self)
     return result
 
 
@@ -123,6 +136,8 @@ def _neg_view(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw._neg_view(result, self)
     return result
 
 
@@ -143,6 +158,8 @@ def _conj_physical(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw._conj_physical(result, self)
     return result
 
 
@@ -156,6 +173,8 @@ def conj_physical_out(ks, self, out):
         check_out_mutable(out, "aten::conj_physical")
         node = NotImplementedNode("aten::conj_physical")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("conj_physical", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -177,6 +196,7 @@ def conj_physical_(ks, self):
         check_inplace(self)
         node = nodes.ConjPhysicalBackward1()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.conj_physical__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -185,6 +205,8 @@ def conj_physical_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.conj_physical_(fw, self)
     return result
 
 
@@ -211,6 +233,8 @@ def add_Tensor(ks, self, other, alpha):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.add_Tensor(result, self, other, alpha)
     return result
 
 
@@ -230,6 +254,7 @@ def add__Tensor(ks, self, other, alpha):
             node._saved_other_dtype = other.dtype
         if node.should_compute_output(0):
             node._saved_self_dtype = self.dtype
+    fw = _fw.add__Tensor_pre(self, other, alpha) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -238,6 +263,8 @@ def add__Tensor(ks, self, other, alpha):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.add__Tensor(fw, self, other, alpha)
     return result
 
 
@@ -275,6 +302,8 @@ def add_Scalar(ks, self, other, alpha):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.add_Scalar(result, self, other, alpha)
     return result
 
 
@@ -289,6 +318,7 @@ def add__Scalar(ks, self, other, alpha):
         node = nodes.AddBackward1()
         node._next_edges = (gradient_edge(self),)
         node._saved_self_dtype = self.dtype
+    fw = _fw.add__Scalar_pre(self, other, alpha) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -297,6 +327,8 @@ def add__Scalar(ks, self, other, alpha):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.add__Scalar(fw, self, other, alpha)
     return result
 
 
@@ -464,6 +496,8 @@ def arange_out(ks, end, out):
         check_out_mutable(out, "aten::arange")
         node = NotImplementedNode("aten::arange")
         node._next_edges = requiring_edges(out,)
+    if FW.active:
+        forbid_forward_fallback("arange", out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -485,6 +519,8 @@ def arange_start_out(ks, start, end, step, out):
         check_out_mutable(out, "aten::arange")
         node = NotImplementedNode("aten::arange")
         node._next_edges = requiring_edges(out,)
+    if FW.active:
+        forbid_forward_fallback("arange", out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -575,6 +611,8 @@ def as_strided(ks, self, size, stride, storage_offset):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.as_strided(result, self, size, stride, storage_offset)
     return result
 
 
@@ -755,6 +793,8 @@ def bitwise_not(ks, self):
     if requires:
         node = NotImplementedNode("aten::bitwise_not")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("bitwise_not", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -776,6 +816,8 @@ def bitwise_not_(ks, self):
         check_inplace(self)
         node = NotImplementedNode("aten::bitwise_not_")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("bitwise_not_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -797,6 +839,8 @@ def bitwise_not_out(ks, self, out):
         check_out_mutable(out, "aten::bitwise_not")
         node = NotImplementedNode("aten::bitwise_not")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("bitwise_not", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -818,6 +862,8 @@ def bitwise_and_Tensor_out(ks, self, other, out):
         check_out_mutable(out, "aten::bitwise_and")
         node = NotImplementedNode("aten::bitwise_and")
         node._next_edges = requiring_edges(self, other, out)
+    if FW.active:
+        forbid_forward_fallback("bitwise_and", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -839,6 +885,8 @@ def bitwise_and_Scalar_out(ks, self, other, out):
         check_out_mutable(out, "aten::bitwise_and")
         node = NotImplementedNode("aten::bitwise_and")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("bitwise_and", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -859,6 +907,8 @@ def bitwise_and_Scalar(ks, self, other):
     if requires:
         node = NotImplementedNode("aten::bitwise_and")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("bitwise_and", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -879,6 +929,8 @@ def bitwise_and_Scalar_Tensor(ks, self, other):
     if requires:
         node = NotImplementedNode("aten::bitwise_and")
         node._next_edges = requiring_edges(other,)
+    if FW.active:
+        forbid_forward_fallback("bitwise_and", other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -899,6 +951,8 @@ def bitwise_and_Tensor(ks, self, other):
     if requires:
         node = NotImplementedNode("aten::bitwise_and")
         node._next_edges = requiring_edges(self, other)
+    if FW.active:
+        forbid_forward_fallback("bitwise_and", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -920,6 +974,8 @@ def bitwise_and__Scalar(ks, self, other):
         check_inplace(self)
         node = NotImplementedNode("aten::bitwise_and_")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("bitwise_and_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -941,6 +997,8 @@ def bitwise_and__Tensor(ks, self, other):
         check_inplace(self)
         node = NotImplementedNode("aten::bitwise_and_")
         node._next_edges = requiring_edges(self, other)
+    if FW.active:
+        forbid_forward_fallback("bitwise_and_", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -962,6 +1020,8 @@ def bitwise_or_Tensor_out(ks, self, other, out):
         check_out_mutable(out, "aten::bitwise_or")
         node = NotImplementedNode("aten::bitwise_or")
         node._next_edges = requiring_edges(self, other, out)
+    if FW.active:
+        forbid_forward_fallback("bitwise_or", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -983,6 +1043,8 @@ def bitwise_or_Scalar_out(ks, self, other, out):
         check_out_mutable(out, "aten::bitwise_or")
         node = NotImplementedNode("aten::bitwise_or")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("bitwise_or", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1003,6 +1065,8 @@ def bitwise_or_Scalar(ks, self, other):
     if requires:
         node = NotImplementedNode("aten::bitwise_or")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("bitwise_or", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1023,6 +1087,8 @@ def bitwise_or_Scalar_Tensor(ks, self, other):
     if requires:
         node = NotImplementedNode("aten::bitwise_or")
         node._next_edges = requiring_edges(other,)
+    if FW.active:
+        forbid_forward_fallback("bitwise_or", other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1043,6 +1109,8 @@ def bitwise_or_Tensor(ks, self, other):
     if requires:
         node = NotImplementedNode("aten::bitwise_or")
         node._next_edges = requiring_edges(self, other)
+    if FW.active:
+        forbid_forward_fallback("bitwise_or", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1064,6 +1132,8 @@ def bitwise_or__Scalar(ks, self, other):
         check_inplace(self)
         node = NotImplementedNode("aten::bitwise_or_")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("bitwise_or_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1085,6 +1155,8 @@ def bitwise_or__Tensor(ks, self, other):
         check_inplace(self)
         node = NotImplementedNode("aten::bitwise_or_")
         node._next_edges = requiring_edges(self, other)
+    if FW.active:
+        forbid_forward_fallback("bitwise_or_", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1106,6 +1178,8 @@ def bitwise_xor_Tensor_out(ks, self, other, out):
         check_out_mutable(out, "aten::bitwise_xor")
         node = NotImplementedNode("aten::bitwise_xor")
         node._next_edges = requiring_edges(self, other, out)
+    if FW.active:
+        forbid_forward_fallback("bitwise_xor", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1127,6 +1201,8 @@ def bitwise_xor_Scalar_out(ks, self, other, out):
         check_out_mutable(out, "aten::bitwise_xor")
         node = NotImplementedNode("aten::bitwise_xor")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("bitwise_xor", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1147,6 +1223,8 @@ def bitwise_xor_Scalar(ks, self, other):
     if requires:
         node = NotImplementedNode("aten::bitwise_xor")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("bitwise_xor", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1167,6 +1245,8 @@ def bitwise_xor_Scalar_Tensor(ks, self, other):
     if requires:
         node = NotImplementedNode("aten::bitwise_xor")
         node._next_edges = requiring_edges(other,)
+    if FW.active:
+        forbid_forward_fallback("bitwise_xor", other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1187,6 +1267,8 @@ def bitwise_xor_Tensor(ks, self, other):
     if requires:
         node = NotImplementedNode("aten::bitwise_xor")
         node._next_edges = requiring_edges(self, other)
+    if FW.active:
+        forbid_forward_fallback("bitwise_xor", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1208,6 +1290,8 @@ def bitwise_xor__Scalar(ks, self, other):
         check_inplace(self)
         node = NotImplementedNode("aten::bitwise_xor_")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("bitwise_xor_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1229,6 +1313,8 @@ def bitwise_xor__Tensor(ks, self, other):
         check_inplace(self)
         node = NotImplementedNode("aten::bitwise_xor_")
         node._next_edges = requiring_edges(self, other)
+    if FW.active:
+        forbid_forward_fallback("bitwise_xor_", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1305,6 +1391,8 @@ def bitwise_left_shift_Tensor(ks, self, other):
     if requires:
         node = NotImplementedNode("aten::bitwise_left_shift")
         node._next_edges = requiring_edges(self, other)
+    if FW.active:
+        forbid_forward_fallback("bitwise_left_shift", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1326,6 +1414,8 @@ def bitwise_left_shift__Tensor(ks, self, other):
         check_inplace(self)
         node = NotImplementedNode("aten::bitwise_left_shift_")
         node._next_edges = requiring_edges(self, other)
+    if FW.active:
+        forbid_forward_fallback("bitwise_left_shift_", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1347,6 +1437,8 @@ def bitwise_left_shift_Tensor_out(ks, self, other, out):
         check_out_mutable(out, "aten::bitwise_left_shift")
         node = NotImplementedNode("aten::bitwise_left_shift")
         node._next_edges = requiring_edges(self, other, out)
+    if FW.active:
+        forbid_forward_fallback("bitwise_left_shift", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1367,6 +1459,8 @@ def bitwise_left_shift_Tensor_Scalar(ks, self, other):
     if requires:
         node = NotImplementedNode("aten::bitwise_left_shift")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("bitwise_left_shift", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1388,6 +1482,8 @@ def bitwise_left_shift__Tensor_Scalar(ks, self, other):
         check_inplace(self)
         node = NotImplementedNode("aten::bitwise_left_shift_")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("bitwise_left_shift_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1409,6 +1505,8 @@ def bitwise_left_shift_Tensor_Scalar_out(ks, self, other, out):
         check_out_mutable(out, "aten::bitwise_left_shift")
         node = NotImplementedNode("aten::bitwise_left_shift")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("bitwise_left_shift", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1429,6 +1527,8 @@ def bitwise_left_shift_Scalar_Tensor(ks, self, other):
     if requires:
         node = NotImplementedNode("aten::bitwise_left_shift")
         node._next_edges = requiring_edges(other,)
+    if FW.active:
+        forbid_forward_fallback("bitwise_left_shift", other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1505,6 +1605,8 @@ def bitwise_right_shift_Tensor(ks, self, other):
     if requires:
         node = NotImplementedNode("aten::bitwise_right_shift")
         node._next_edges = requiring_edges(self, other)
+    if FW.active:
+        forbid_forward_fallback("bitwise_right_shift", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1526,6 +1628,8 @@ def bitwise_right_shift__Tensor(ks, self, other):
         check_inplace(self)
         node = NotImplementedNode("aten::bitwise_right_shift_")
         node._next_edges = requiring_edges(self, other)
+    if FW.active:
+        forbid_forward_fallback("bitwise_right_shift_", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1547,6 +1651,8 @@ def bitwise_right_shift_Tensor_out(ks, self, other, out):
         check_out_mutable(out, "aten::bitwise_right_shift")
         node = NotImplementedNode("aten::bitwise_right_shift")
         node._next_edges = requiring_edges(self, other, out)
+    if FW.active:
+        forbid_forward_fallback("bitwise_right_shift", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1567,6 +1673,8 @@ def bitwise_right_shift_Tensor_Scalar(ks, self, other):
     if requires:
         node = NotImplementedNode("aten::bitwise_right_shift")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("bitwise_right_shift", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1588,6 +1696,8 @@ def bitwise_right_shift__Tensor_Scalar(ks, self, other):
         check_inplace(self)
         node = NotImplementedNode("aten::bitwise_right_shift_")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("bitwise_right_shift_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1609,6 +1719,8 @@ def bitwise_right_shift_Tensor_Scalar_out(ks, self, other, out):
         check_out_mutable(out, "aten::bitwise_right_shift")
         node = NotImplementedNode("aten::bitwise_right_shift")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("bitwise_right_shift", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1629,6 +1741,8 @@ def bitwise_right_shift_Scalar_Tensor(ks, self, other):
     if requires:
         node = NotImplementedNode("aten::bitwise_right_shift")
         node._next_edges = requiring_edges(other,)
+    if FW.active:
+        forbid_forward_fallback("bitwise_right_shift", other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1661,6 +1775,8 @@ def bmm(ks, self, mat2):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.bmm(result, self, mat2)
     return result
 
 
@@ -1689,6 +1805,8 @@ def bmm_dtype(ks, self, mat2, out_dtype):
     if requires:
         node = NotImplementedNode("aten::bmm")
         node._next_edges = requiring_edges(self, mat2)
+    if FW.active:
+        forbid_forward_fallback("bmm", self, mat2)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1710,6 +1828,8 @@ def bmm_dtype_out(ks, self, mat2, out_dtype, out):
         check_out_mutable(out, "aten::bmm")
         node = NotImplementedNode("aten::bmm")
         node._next_edges = requiring_edges(self, mat2, out)
+    if FW.active:
+        forbid_forward_fallback("bmm", self, mat2, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1741,6 +1861,8 @@ def cat(ks, tensors, dim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.cat(result, tensors, dim)
     return result
 
 
@@ -1780,6 +1902,8 @@ def clamp(ks, self, min, max):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.clamp(result, self, min, max)
     return result
 
 
@@ -1795,6 +1919,8 @@ def clamp_Tensor(ks, self, min, max):
         node._raw_saved_max = SavedVariable(max)
         node._raw_saved_min = SavedVariable(min)
         node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("clamp", self, min, max)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1819,6 +1945,7 @@ def clamp_(ks, self, min, max):
         node._saved_max = max
         node._saved_min = min
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.clamp__pre(self, min, max) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1827,6 +1954,8 @@ def clamp_(ks, self, min, max):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.clamp_(fw, self, min, max)
     return result
 
 
@@ -1843,6 +1972,8 @@ def clamp__Tensor(ks, self, min, max):
         node._raw_saved_max = SavedVariable(max)
         node._raw_saved_min = SavedVariable(min)
         node._raw_saved_self = SavedVariable(self.clone())
+    if FW.active:
+        forbid_forward("clamp_", self, min, max)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1896,6 +2027,7 @@ def copy_(ks, self, src, non_blocking):
         check_inplace(self)
         node = nodes.CopyBackwards()
         node._next_edges = (gradient_edge(self), gradient_edge(src))
+    fw = _fw.copy__pre(self, src, non_blocking) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1904,6 +2036,8 @@ def copy_(ks, self, src, non_blocking):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.copy_(fw, self, src, non_blocking)
     return result
 
 
@@ -1925,6 +2059,8 @@ def cos(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.cos(result, self)
     return result
 
 
@@ -1939,6 +2075,7 @@ def cos_(ks, self):
         node = nodes.CosBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.cos__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1947,6 +2084,8 @@ def cos_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.cos_(fw, self)
     return result
 
 
@@ -1978,6 +2117,8 @@ def cumprod(ks, self, dim, dtype):
         node._saved_dim = dim
         node._raw_saved_self = SavedVariable(self)
         node._saved_self_dtype = self.dtype
+    if FW.active:
+        forbid_forward("cumprod", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -2003,6 +2144,8 @@ def cumprod_(ks, self, dim, dtype):
         node._saved_dim = dim
         node._raw_saved_self = SavedVariable(self.clone())
         node._saved_self_dtype = self.dtype
+    if FW.active:
+        forbid_forward("cumprod_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2050,6 +2193,8 @@ def cumsum(ks, self, dim, dtype):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.cumsum(result, self, dim, dtype)
     return result
 
 
@@ -2065,6 +2210,7 @@ def cumsum_(ks, self, dim, dtype):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_self_dtype = self.dtype
+    fw = _fw.cumsum__pre(self, dim, dtype) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2073,6 +2219,8 @@ def cumsum_(ks, self, dim, dtype):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.cumsum_(fw, self, dim, dtype)
     return result
 
 
@@ -2113,6 +2261,8 @@ def diagonal(ks, self, offset, dim1, dim2):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.diagonal(result, self, offset, dim1, dim2)
     return result
 
 
@@ -2138,6 +2288,8 @@ def div_Tensor(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.div_Tensor(result, self, other)
     return result
 
 
@@ -2156,6 +2308,7 @@ def div__Tensor(ks, self, other):
             node._raw_saved_self = SavedVariable(self.clone())
         if node.should_compute_output(0):
             node._saved_self_dtype = self.dtype
+    fw = _fw.div__Tensor_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2164,6 +2317,8 @@ def div__Tensor(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.div__Tensor(fw, self, other)
     return result
 
 
@@ -2206,6 +2361,8 @@ def div_Tensor_mode(ks, self, other, rounding_mode):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.div_Tensor_mode(result, self, other, rounding_mode)
     return result
 
 
@@ -2225,6 +2382,7 @@ def div__Tensor_mode(ks, self, other, rounding_mode):
             node._raw_saved_self = SavedVariable(self.clone())
         if node.should_compute_output(0):
             node._saved_self_dtype = self.dtype
+    fw = _fw.div__Tensor_mode_pre(self, other, rounding_mode) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2233,6 +2391,8 @@ def div__Tensor_mode(ks, self, other, rounding_mode):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.div__Tensor_mode(fw, self, other, rounding_mode)
     return result
 
 
@@ -2271,6 +2431,8 @@ def div_Scalar(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.div_Scalar(result, self, other)
     return result
 
 
@@ -2286,6 +2448,7 @@ def div__Scalar(ks, self, other):
         node._next_edges = (gradient_edge(self),)
         node._saved_other = other
         node._saved_self_dtype = self.dtype
+    fw = _fw.div__Scalar_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2294,6 +2457,8 @@ def div__Scalar(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.div__Scalar(fw, self, other)
     return result
 
 
@@ -2317,6 +2482,8 @@ def div_Scalar_mode(ks, self, other, rounding_mode):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.div_Scalar_mode(result, self, other, rounding_mode)
     return result
 
 
@@ -2333,6 +2500,7 @@ def div__Scalar_mode(ks, self, other, rounding_mode):
         node._saved_other = other
         node._saved_rounding_mode = rounding_mode
         node._saved_self_dtype = self.dtype
+    fw = _fw.div__Scalar_mode_pre(self, other, rounding_mode) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2341,6 +2509,8 @@ def div__Scalar_mode(ks, self, other, rounding_mode):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.div__Scalar_mode(fw, self, other, rounding_mode)
     return result
 
 
@@ -2365,6 +2535,8 @@ def dot(ks, self, tensor):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.dot(result, self, tensor)
     return result
 
 
@@ -2428,6 +2600,8 @@ def acos(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.acos(result, self)
     return result
 
 
@@ -2442,6 +2616,7 @@ def acos_(ks, self):
         node = nodes.AcosBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.acos__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2450,6 +2625,8 @@ def acos_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.acos_(fw, self)
     return result
 
 
@@ -2487,6 +2664,8 @@ def asin(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.asin(result, self)
     return result
 
 
@@ -2501,6 +2680,7 @@ def asin_(ks, self):
         node = nodes.AsinBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.asin__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2509,6 +2689,8 @@ def asin_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.asin_(fw, self)
     return result
 
 
@@ -2546,6 +2728,8 @@ def atan(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.atan(result, self)
     return result
 
 
@@ -2560,6 +2744,7 @@ def atan_(ks, self):
         node = nodes.AtanBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.atan__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2568,6 +2753,8 @@ def atan_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.atan_(fw, self)
     return result
 
 
@@ -2605,6 +2792,8 @@ def tan(ks, self):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.tan(result, self)
     return result
 
 
@@ -2618,6 +2807,7 @@ def tan_(ks, self):
         check_inplace(self)
         node = nodes.TanBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.tan__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2627,6 +2817,8 @@ def tan_(ks, self):
     if requires:
         rebase_history(self, node)
         node._raw_saved_result = SavedVariable(self, True)
+    if fw is not None:
+        _fw.tan_(fw, self)
     return result
 
 
@@ -2664,6 +2856,8 @@ def sinh(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.sinh(result, self)
     return result
 
 
@@ -2678,6 +2872,7 @@ def sinh_(ks, self):
         node = nodes.SinhBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.sinh__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2686,6 +2881,8 @@ def sinh_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.sinh_(fw, self)
     return result
 
 
@@ -2723,6 +2920,8 @@ def cosh(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.cosh(result, self)
     return result
 
 
@@ -2737,6 +2936,7 @@ def cosh_(ks, self):
         node = nodes.CoshBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.cosh__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2745,6 +2945,8 @@ def cosh_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.cosh_(fw, self)
     return result
 
 
@@ -2782,6 +2984,8 @@ def expm1(ks, self):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.expm1(result, self)
     return result
 
 
@@ -2795,6 +2999,7 @@ def expm1_(ks, self):
         check_inplace(self)
         node = nodes.Expm1Backward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.expm1__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2804,6 +3009,8 @@ def expm1_(ks, self):
     if requires:
         rebase_history(self, node)
         node._raw_saved_result = SavedVariable(self, True)
+    if fw is not None:
+        _fw.expm1_(fw, self)
     return result
 
 
@@ -2841,6 +3048,8 @@ def log2(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.log2(result, self)
     return result
 
 
@@ -2855,6 +3064,7 @@ def log2_(ks, self):
         node = nodes.Log2Backward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.log2__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2863,6 +3073,8 @@ def log2_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.log2_(fw, self)
     return result
 
 
@@ -2900,6 +3112,8 @@ def log10(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.log10(result, self)
     return result
 
 
@@ -2914,6 +3128,7 @@ def log10_(ks, self):
         node = nodes.Log10Backward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.log10__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2922,6 +3137,8 @@ def log10_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.log10_(fw, self)
     return result
 
 
@@ -2959,6 +3176,8 @@ def exp(ks, self):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.exp(result, self)
     return result
 
 
@@ -2972,6 +3191,7 @@ def exp_(ks, self):
         check_inplace(self)
         node = nodes.ExpBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.exp__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2981,6 +3201,8 @@ def exp_(ks, self):
     if requires:
         rebase_history(self, node)
         node._raw_saved_result = SavedVariable(self, True)
+    if fw is not None:
+        _fw.exp_(fw, self)
     return result
 
 
@@ -3018,6 +3240,8 @@ def expand(ks, self, size, implicit):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.expand(result, self, size, implicit)
     return result
 
 
@@ -3059,6 +3283,7 @@ def fill__Scalar(ks, self, value):
         check_inplace(self)
         node = nodes.FillBackward2()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.fill__Scalar_pre(self, value) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3067,6 +3292,8 @@ def fill__Scalar(ks, self, value):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.fill__Scalar(fw, self, value)
     return result
 
 
@@ -3080,6 +3307,7 @@ def fill__Tensor(ks, self, value):
         check_inplace(self)
         node = nodes.FillBackward3()
         node._next_edges = (gradient_edge(self), gradient_edge(value))
+    fw = _fw.fill__Tensor_pre(self, value) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3088,6 +3316,8 @@ def fill__Tensor(ks, self, value):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.fill__Tensor(fw, self, value)
     return result
 
 
@@ -3115,6 +3345,8 @@ def full_out(ks, size, fill_value, out):
         check_out_mutable(out, "aten::full")
         node = NotImplementedNode("aten::full")
         node._next_edges = requiring_edges(out,)
+    if FW.active:
+        forbid_forward_fallback("full", out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3160,6 +3392,8 @@ def index_Tensor(ks, self, indices):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.index_Tensor(result, self, indices)
     return result
 
 
@@ -3194,6 +3428,7 @@ def index_put_(ks, self, indices, values, accumulate):
         node._raw_saved_indices = [SavedVariable(t) for t in indices]
         if node.should_compute_output(0):
             node._raw_saved_values = SavedVariable(values)
+    fw = _fw.index_put__pre(self, indices, values, accumulate) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3202,6 +3437,8 @@ def index_put_(ks, self, indices, values, accumulate):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.index_put_(fw, self, indices, values, accumulate)
     return result
 
 
@@ -3227,6 +3464,8 @@ def index_put(ks, self, indices, values, accumulate):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.index_put(result, self, indices, values, accumulate)
     return result
 
 
@@ -3268,6 +3507,8 @@ def linspace_out(ks, start, end, steps, out):
         check_out_mutable(out, "aten::linspace")
         node = NotImplementedNode("aten::linspace")
         node._next_edges = requiring_edges(out,)
+    if FW.active:
+        forbid_forward_fallback("linspace", out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3297,6 +3538,8 @@ def log(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.log(result, self)
     return result
 
 
@@ -3311,6 +3554,7 @@ def log_(ks, self):
         node = nodes.LogBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.log__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3319,6 +3563,8 @@ def log_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.log_(fw, self)
     return result
 
 
@@ -3356,6 +3602,8 @@ def log1p(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.log1p(result, self)
     return result
 
 
@@ -3370,6 +3618,7 @@ def log1p_(ks, self):
         node = nodes.Log1PBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.log1p__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3378,6 +3627,8 @@ def log1p_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.log1p_(fw, self)
     return result
 
 
@@ -3416,6 +3667,8 @@ def _log_softmax(ks, self, dim, half_to_float):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw._log_softmax(result, self, dim, half_to_float)
     return result
 
 
@@ -3448,6 +3701,8 @@ def _log_softmax_backward_data(ks, grad_output, output, dim, input_dtype):
         if node.should_compute_output(1):
             node._raw_saved_grad_output = SavedVariable(grad_output)
         node._raw_saved_output = SavedVariable(output)
+    if FW.active:
+        forbid_forward("_log_softmax_backward_data", grad_output, output)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -3496,6 +3751,8 @@ def logsumexp(ks, self, dim, keepdim):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.logsumexp(result, self, dim, keepdim)
     return result
 
 
@@ -3520,6 +3777,8 @@ def max_dim(ks, self, dim, keepdim):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_indices = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.max_dim(result, self, dim, keepdim)
     return result
 
 
@@ -3560,6 +3819,8 @@ def amax(ks, self, dim, keepdim):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.amax(result, self, dim, keepdim)
     return result
 
 
@@ -3598,6 +3859,8 @@ def mean(ks, self, dtype):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.mean(result, self, dtype)
     return result
 
 
@@ -3638,6 +3901,8 @@ def mean_dim(ks, self, dim, keepdim, dtype):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.mean_dim(result, self, dim, keepdim, dtype)
     return result
 
 
@@ -3678,6 +3943,8 @@ def min_dim(ks, self, dim, keepdim):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_indices = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.min_dim(result, self, dim, keepdim)
     return result
 
 
@@ -3718,6 +3985,8 @@ def amin(ks, self, dim, keepdim):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.amin(result, self, dim, keepdim)
     return result
 
 
@@ -3766,6 +4035,8 @@ def mm(ks, self, mat2):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.mm(result, self, mat2)
     return result
 
 
@@ -3794,6 +4065,8 @@ def mm_dtype(ks, self, mat2, out_dtype):
     if requires:
         node = NotImplementedNode("aten::mm")
         node._next_edges = requiring_edges(self, mat2)
+    if FW.active:
+        forbid_forward_fallback("mm", self, mat2)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -3815,6 +4088,8 @@ def mm_dtype_out(ks, self, mat2, out_dtype, out):
         check_out_mutable(out, "aten::mm")
         node = NotImplementedNode("aten::mm")
         node._next_edges = requiring_edges(self, mat2, out)
+    if FW.active:
+        forbid_forward_fallback("mm", self, mat2, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3851,6 +4126,8 @@ def mul_Tensor(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.mul_Tensor(result, self, other)
     return result
 
 
@@ -3872,6 +4149,7 @@ def mul__Tensor(ks, self, other):
             node._raw_saved_self = SavedVariable(self.clone())
         if node.should_compute_output(0):
             node._saved_self_dtype = self.dtype
+    fw = _fw.mul__Tensor_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3880,6 +4158,8 @@ def mul__Tensor(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.mul__Tensor(fw, self, other)
     return result
 
 
@@ -3918,6 +4198,8 @@ def mul_Scalar(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.mul_Scalar(result, self, other)
     return result
 
 
@@ -3933,6 +4215,7 @@ def mul__Scalar(ks, self, other):
         node._next_edges = (gradient_edge(self),)
         node._saved_other = other
         node._saved_self_dtype = self.dtype
+    fw = _fw.mul__Scalar_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3941,6 +4224,8 @@ def mul__Scalar(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.mul__Scalar(fw, self, other)
     return result
 
 
@@ -3968,6 +4253,8 @@ def ones_out(ks, size, out):
         check_out_mutable(out, "aten::ones")
         node = NotImplementedNode("aten::ones")
         node._next_edges = requiring_edges(out,)
+    if FW.active:
+        forbid_forward_fallback("ones", out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4011,6 +4298,8 @@ def permute(ks, self, dims):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.permute(result, self, dims)
     return result
 
 
@@ -4035,6 +4324,8 @@ def unfold(ks, self, dimension, size, step):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.unfold(result, self, dimension, size, step)
     return result
 
 
@@ -4058,6 +4349,8 @@ def unfold_backward(ks, grad_in, input_sizes, dim, size, step):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.unfold_backward(result, grad_in, input_sizes, dim, size, step)
     return result
 
 
@@ -4077,6 +4370,7 @@ def as_strided_(ks, self, size, stride, storage_offset):
         node._saved_size = size
         node._saved_storage_offset = storage_offset
         node._saved_stride = stride
+    fw = _fw.as_strided__pre(self, size, stride, storage_offset) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4085,6 +4379,8 @@ def as_strided_(ks, self, size, stride, storage_offset):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.as_strided_(fw, self, size, stride, storage_offset)
     return result
 
 
@@ -4099,6 +4395,7 @@ def squeeze_(ks, self):
         node = nodes.SqueezeBackward3()
         node._next_edges = (gradient_edge(self),)
         node._saved_self_sizes = self._sizes
+    fw = _fw.squeeze__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4107,6 +4404,8 @@ def squeeze_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.squeeze_(fw, self)
     return result
 
 
@@ -4122,6 +4421,7 @@ def squeeze__dim(ks, self, dim):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_self_sizes = self._sizes
+    fw = _fw.squeeze__dim_pre(self, dim) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4130,6 +4430,8 @@ def squeeze__dim(ks, self, dim):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.squeeze__dim(fw, self, dim)
     return result
 
 
@@ -4145,6 +4447,7 @@ def squeeze__dims(ks, self, dim):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_self_sizes = self._sizes
+    fw = _fw.squeeze__dims_pre(self, dim) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4153,6 +4456,8 @@ def squeeze__dims(ks, self, dim):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.squeeze__dims(fw, self, dim)
     return result
 
 
@@ -4166,6 +4471,7 @@ def t_(ks, self):
         check_inplace(self)
         node = nodes.TBackward1()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.t__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4174,6 +4480,8 @@ def t_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.t_(fw, self)
     return result
 
 
@@ -4189,6 +4497,7 @@ def transpose_(ks, self, dim0, dim1):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim0 = dim0
         node._saved_dim1 = dim1
+    fw = _fw.transpose__pre(self, dim0, dim1) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4197,6 +4506,8 @@ def transpose_(ks, self, dim0, dim1):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.transpose_(fw, self, dim0, dim1)
     return result
 
 
@@ -4211,6 +4522,7 @@ def unsqueeze_(ks, self, dim):
         node = nodes.UnsqueezeBackward1()
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
+    fw = _fw.unsqueeze__pre(self, dim) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4219,6 +4531,8 @@ def unsqueeze_(ks, self, dim):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.unsqueeze_(fw, self, dim)
     return result
 
 
@@ -4246,6 +4560,8 @@ def rand_out(ks, size, out):
         check_out_mutable(out, "aten::rand")
         node = NotImplementedNode("aten::rand")
         node._next_edges = requiring_edges(out,)
+    if FW.active:
+        forbid_forward_fallback("rand", out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4309,6 +4625,8 @@ def randint_out(ks, high, size, out):
         check_out_mutable(out, "aten::randint")
         node = NotImplementedNode("aten::randint")
         node._next_edges = requiring_edges(out,)
+    if FW.active:
+        forbid_forward_fallback("randint", out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4344,6 +4662,8 @@ def randint_low_out(ks, low, high, size, out):
         check_out_mutable(out, "aten::randint")
         node = NotImplementedNode("aten::randint")
         node._next_edges = requiring_edges(out,)
+    if FW.active:
+        forbid_forward_fallback("randint", out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4379,6 +4699,8 @@ def randint_generator_out(ks, high, size, generator, out):
         check_out_mutable(out, "aten::randint")
         node = NotImplementedNode("aten::randint")
         node._next_edges = requiring_edges(out,)
+    if FW.active:
+        forbid_forward_fallback("randint", out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4414,6 +4736,8 @@ def randint_low_generator_out(ks, low, high, size, generator, out):
         check_out_mutable(out, "aten::randint")
         node = NotImplementedNode("aten::randint")
         node._next_edges = requiring_edges(out,)
+    if FW.active:
+        forbid_forward_fallback("randint", out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4463,6 +4787,8 @@ def randperm_out(ks, n, out):
         check_out_mutable(out, "aten::randperm")
         node = NotImplementedNode("aten::randperm")
         node._next_edges = requiring_edges(out,)
+    if FW.active:
+        forbid_forward_fallback("randperm", out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4484,6 +4810,8 @@ def randperm_generator_out(ks, n, generator, out):
         check_out_mutable(out, "aten::randperm")
         node = NotImplementedNode("aten::randperm")
         node._next_edges = requiring_edges(out,)
+    if FW.active:
+        forbid_forward_fallback("randperm", out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4504,6 +4832,8 @@ def randint_like(ks, self, high, dtype, layout, device, pin_memory, memory_forma
     if requires:
         node = NotImplementedNode("aten::randint_like")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("randint_like", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -4524,6 +4854,8 @@ def randint_like_generator(ks, self, high, generator, dtype, layout, device, pin
     if requires:
         node = NotImplementedNode("aten::randint_like")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("randint_like", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -4544,6 +4876,8 @@ def randint_like_Tensor(ks, self, high, dtype, layout, device, pin_memory, memor
     if requires:
         node = NotImplementedNode("aten::randint_like")
         node._next_edges = requiring_edges(self, high)
+    if FW.active:
+        forbid_forward_fallback("randint_like", self, high)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -4564,6 +4898,8 @@ def randint_like_Tensor_generator(ks, self, high, generator, dtype, layout, devi
     if requires:
         node = NotImplementedNode("aten::randint_like")
         node._next_edges = requiring_edges(self, high)
+    if FW.active:
+        forbid_forward_fallback("randint_like", self, high)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -4584,6 +4920,8 @@ def randint_like_low_dtype(ks, self, low, high, dtype, layout, device, pin_memor
     if requires:
         node = NotImplementedNode("aten::randint_like")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("randint_like", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -4604,6 +4942,8 @@ def randint_like_low_generator_dtype(ks, self, low, high, generator, dtype, layo
     if requires:
         node = NotImplementedNode("aten::randint_like")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("randint_like", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -4667,6 +5007,8 @@ def uniform_(ks, self, from_, to, generator):
         check_inplace(self)
         node = nodes.UniformBackward0()
         node._next_edges = (gradient_edge(self),)
+    if FW.active:
+        forbid_forward("uniform_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4688,6 +5030,8 @@ def normal_(ks, self, mean, std, generator):
         check_inplace(self)
         node = nodes.NormalBackward0()
         node._next_edges = (gradient_edge(self),)
+    if FW.active:
+        forbid_forward("normal_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4709,6 +5053,8 @@ def random__from(ks, self, from_, to, generator):
         check_inplace(self)
         node = nodes.RandomBackward0()
         node._next_edges = (gradient_edge(self),)
+    if FW.active:
+        forbid_forward("random_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4730,6 +5076,8 @@ def random__to(ks, self, to, generator):
         check_inplace(self)
         node = nodes.RandomBackward1()
         node._next_edges = (gradient_edge(self),)
+    if FW.active:
+        forbid_forward("random_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4751,6 +5099,8 @@ def random_(ks, self, generator):
         check_inplace(self)
         node = nodes.RandomBackward2()
         node._next_edges = (gradient_edge(self),)
+    if FW.active:
+        forbid_forward("random_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4779,6 +5129,8 @@ def bernoulli(ks, self, generator):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.bernoulli(result, self, generator)
     return result
 
 
@@ -4810,6 +5162,8 @@ def bernoulli__Tensor(ks, self, p, generator):
         node._next_edges = (gradient_edge(self), gradient_edge(p))
         if node.should_compute_output(1):
             node._raw_saved_p = SavedVariable(p)
+    if FW.active:
+        forbid_forward("bernoulli_", self, p)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4831,6 +5185,8 @@ def bernoulli__float(ks, self, p, generator):
         check_inplace(self)
         node = nodes.BernoulliBackward2()
         node._next_edges = (gradient_edge(self),)
+    if FW.active:
+        forbid_forward("bernoulli_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4851,6 +5207,8 @@ def bernoulli_p(ks, self, p, generator):
     if requires:
         node = NotImplementedNode("aten::bernoulli")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("bernoulli", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -4879,6 +5237,8 @@ def neg(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.neg(result, self)
     return result
 
 
@@ -4892,6 +5252,7 @@ def neg_(ks, self):
         check_inplace(self)
         node = nodes.NegBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.neg__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4900,6 +5261,8 @@ def neg_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.neg_(fw, self)
     return result
 
 
@@ -4937,6 +5300,8 @@ def relu(ks, self):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.relu(result, self)
     return result
 
 
@@ -4950,6 +5315,7 @@ def relu_(ks, self):
         check_inplace(self)
         node = nodes.ReluBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.relu__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4959,6 +5325,8 @@ def relu_(ks, self):
     if requires:
         rebase_history(self, node)
         node._raw_saved_result = SavedVariable(self, True)
+    if fw is not None:
+        _fw.relu_(fw, self)
     return result
 
 
@@ -4991,6 +5359,8 @@ def threshold_backward(ks, grad_output, self, threshold):
             node._raw_saved_self = SavedVariable(self)
         if node.should_compute_output(0):
             node._saved_threshold = threshold
+    if FW.active:
+        forbid_forward("threshold_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -5030,6 +5400,7 @@ def gelu_(ks, self, approximate):
         node._next_edges = (gradient_edge(self),)
         node._saved_approximate = approximate
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.gelu__pre(self, approximate) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5038,6 +5409,8 @@ def gelu_(ks, self, approximate):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.gelu_(fw, self, approximate)
     return result
 
 
@@ -5060,6 +5433,8 @@ def gelu(ks, self, approximate):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.gelu(result, self, approximate)
     return result
 
 
@@ -5081,6 +5456,8 @@ def rsqrt(ks, self):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.rsqrt(result, self)
     return result
 
 
@@ -5094,6 +5471,7 @@ def rsqrt_(ks, self):
         check_inplace(self)
         node = nodes.RsqrtBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.rsqrt__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5103,6 +5481,8 @@ def rsqrt_(ks, self):
     if requires:
         rebase_history(self, node)
         node._raw_saved_result = SavedVariable(self, True)
+    if fw is not None:
+        _fw.rsqrt_(fw, self)
     return result
 
 
@@ -5140,6 +5520,8 @@ def reciprocal(ks, self):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.reciprocal(result, self)
     return result
 
 
@@ -5153,6 +5535,7 @@ def reciprocal_(ks, self):
         check_inplace(self)
         node = nodes.ReciprocalBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.reciprocal__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5162,6 +5545,8 @@ def reciprocal_(ks, self):
     if requires:
         rebase_history(self, node)
         node._raw_saved_result = SavedVariable(self, True)
+    if fw is not None:
+        _fw.reciprocal_(fw, self)
     return result
 
 
@@ -5201,6 +5586,8 @@ def select_int(ks, self, dim, index):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.select_int(result, self, dim, index)
     return result
 
 
@@ -5222,6 +5609,8 @@ def sigmoid(ks, self):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.sigmoid(result, self)
     return result
 
 
@@ -5235,6 +5624,7 @@ def sigmoid_(ks, self):
         check_inplace(self)
         node = nodes.SigmoidBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.sigmoid__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5244,6 +5634,8 @@ def sigmoid_(ks, self):
     if requires:
         rebase_history(self, node)
         node._raw_saved_result = SavedVariable(self, True)
+    if fw is not None:
+        _fw.sigmoid_(fw, self)
     return result
 
 
@@ -5291,6 +5683,8 @@ def sigmoid_backward(ks, grad_output, output):
         if node.should_compute_output(1):
             node._raw_saved_grad_output = SavedVariable(grad_output)
         node._raw_saved_output = SavedVariable(output)
+    if FW.active:
+        forbid_forward("sigmoid_backward", grad_output, output)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -5320,6 +5714,8 @@ def sin(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.sin(result, self)
     return result
 
 
@@ -5334,6 +5730,7 @@ def sin_(ks, self):
         node = nodes.SinBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.sin__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5342,6 +5739,8 @@ def sin_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.sin_(fw, self)
     return result
 
 
@@ -5397,6 +5796,8 @@ def slice_Tensor(ks, self, dim, start, end, step):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.slice_Tensor(result, self, dim, start, end, step)
     return result
 
 
@@ -5419,6 +5820,8 @@ def _softmax(ks, self, dim, half_to_float):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw._softmax(result, self, dim, half_to_float)
     return result
 
 
@@ -5451,6 +5854,8 @@ def _softmax_backward_data(ks, grad_output, output, dim, input_dtype):
         if node.should_compute_output(1):
             node._raw_saved_grad_output = SavedVariable(grad_output)
         node._raw_saved_output = SavedVariable(output)
+    if FW.active:
+        forbid_forward("_softmax_backward_data", grad_output, output)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -5499,6 +5904,8 @@ def split_Tensor(ks, self, split_size, dim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.split_Tensor(result, self, split_size, dim)
     return result
 
 
@@ -5523,6 +5930,8 @@ def split_with_sizes(ks, self, split_sizes, dim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.split_with_sizes(result, self, split_sizes, dim)
     return result
 
 
@@ -5544,6 +5953,8 @@ def squeeze(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.squeeze(result, self)
     return result
 
 
@@ -5566,6 +5977,8 @@ def squeeze_dim(ks, self, dim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.squeeze_dim(result, self, dim)
     return result
 
 
@@ -5588,6 +6001,8 @@ def squeeze_dims(ks, self, dim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.squeeze_dims(result, self, dim)
     return result
 
 
@@ -5610,6 +6025,8 @@ def stack(ks, tensors, dim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.stack(result, tensors, dim)
     return result
 
 
@@ -5647,6 +6064,8 @@ def sum(ks, self, dtype):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.sum(result, self, dtype)
     return result
 
 
@@ -5670,6 +6089,8 @@ def sum_dim_IntList(ks, self, dim, keepdim, dtype):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.sum_dim_IntList(result, self, dim, keepdim, dtype)
     return result
 
 
@@ -5707,6 +6128,8 @@ def sqrt(ks, self):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.sqrt(result, self)
     return result
 
 
@@ -5720,6 +6143,7 @@ def sqrt_(ks, self):
         check_inplace(self)
         node = nodes.SqrtBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.sqrt__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5729,6 +6153,8 @@ def sqrt_(ks, self):
     if requires:
         rebase_history(self, node)
         node._raw_saved_result = SavedVariable(self, True)
+    if fw is not None:
+        _fw.sqrt_(fw, self)
     return result
 
 
@@ -5770,6 +6196,8 @@ def std_correction(ks, self, dim, correction, keepdim):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.std_correction(result, self, dim, correction, keepdim)
     return result
 
 
@@ -5808,6 +6236,8 @@ def prod(ks, self, dtype):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.prod(result, self, dtype)
     return result
 
 
@@ -5832,6 +6262,8 @@ def prod_dim_int(ks, self, dim, keepdim, dtype):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.prod_dim_int(result, self, dim, keepdim, dtype)
     return result
 
 
@@ -5868,6 +6300,8 @@ def t(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.t(result, self)
     return result
 
 
@@ -5889,6 +6323,8 @@ def tanh(ks, self):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.tanh(result, self)
     return result
 
 
@@ -5902,6 +6338,7 @@ def tanh_(ks, self):
         check_inplace(self)
         node = nodes.TanhBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.tanh__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5911,6 +6348,8 @@ def tanh_(ks, self):
     if requires:
         rebase_history(self, node)
         node._raw_saved_result = SavedVariable(self, True)
+    if fw is not None:
+        _fw.tanh_(fw, self)
     return result
 
 
@@ -5958,6 +6397,8 @@ def tanh_backward(ks, grad_output, output):
         if node.should_compute_output(1):
             node._raw_saved_grad_output = SavedVariable(grad_output)
         node._raw_saved_output = SavedVariable(output)
+    if FW.active:
+        forbid_forward("tanh_backward", grad_output, output)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -5988,6 +6429,8 @@ def transpose_int(ks, self, dim0, dim1):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.transpose_int(result, self, dim0, dim1)
     return result
 
 
@@ -6009,6 +6452,8 @@ def flip(ks, self, dims):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.flip(result, self, dims)
     return result
 
 
@@ -6031,6 +6476,8 @@ def roll(ks, self, shifts, dims):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.roll(result, self, shifts, dims)
     return result
 
 
@@ -6052,6 +6499,8 @@ def _unsafe_view(ks, self, size):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw._unsafe_view(result, self, size)
     return result
 
 
@@ -6073,6 +6522,8 @@ def unsqueeze(ks, self, dim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.unsqueeze(result, self, dim)
     return result
 
 
@@ -6097,6 +6548,8 @@ def var_correction(ks, self, dim, correction, keepdim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.var_correction(result, self, dim, correction, keepdim)
     return result
 
 
@@ -6134,6 +6587,8 @@ def where_self(ks, condition, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.where_self(result, condition, self, other)
     return result
 
 
@@ -6191,6 +6646,8 @@ def zeros_out(ks, size, out):
         check_out_mutable(out, "aten::zeros")
         node = NotImplementedNode("aten::zeros")
         node._next_edges = requiring_edges(out,)
+    if FW.active:
+        forbid_forward_fallback("zeros", out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6226,6 +6683,7 @@ def zero_(ks, self):
         check_inplace(self)
         node = nodes.ZeroBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.zero__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6234,6 +6692,8 @@ def zero_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.zero_(fw, self)
     return result
 
 
@@ -6327,6 +6787,8 @@ def norm_ScalarOpt_dtype(ks, self, p, dtype):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.norm_ScalarOpt_dtype(result, self, p, dtype)
     return result
 
 
@@ -6350,6 +6812,8 @@ def norm_Scalar(ks, self, p):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.norm_Scalar(result, self, p)
     return result
 
 
@@ -6375,6 +6839,8 @@ def norm_ScalarOpt_dim_dtype(ks, self, p, dim, keepdim, dtype):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.norm_ScalarOpt_dim_dtype(result, self, p, dim, keepdim, dtype)
     return result
 
 
@@ -6400,6 +6866,8 @@ def norm_ScalarOpt_dim(ks, self, p, dim, keepdim):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.norm_ScalarOpt_dim(result, self, p, dim, keepdim)
     return result
 
 
@@ -6430,6 +6898,8 @@ def linalg_lstsq(ks, self, b, rcond, driver):
         node._next_edges = (gradient_edge(self), gradient_edge(b))
         node._raw_saved_b = SavedVariable(b)
         node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("linalg_lstsq", self, b)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -6480,6 +6950,8 @@ def linalg_vector_norm(ks, self, ord, dim, keepdim, dtype):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.linalg_vector_norm(result, self, ord, dim, keepdim, dtype)
     return result
 
 
@@ -6516,6 +6988,8 @@ def clone(ks, self, memory_format):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.clone(result, self, memory_format)
     return result
 
 
@@ -6558,6 +7032,8 @@ def sub_Tensor(ks, self, other, alpha):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.sub_Tensor(result, self, other, alpha)
     return result
 
 
@@ -6577,6 +7053,7 @@ def sub__Tensor(ks, self, other, alpha):
             node._saved_other_dtype = other.dtype
         if node.should_compute_output(0):
             node._saved_self_dtype = self.dtype
+    fw = _fw.sub__Tensor_pre(self, other, alpha) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6585,6 +7062,8 @@ def sub__Tensor(ks, self, other, alpha):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.sub__Tensor(fw, self, other, alpha)
     return result
 
 
@@ -6606,6 +7085,8 @@ def sub_Scalar(ks, self, other, alpha):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.sub_Scalar(result, self, other, alpha)
     return result
 
 
@@ -6620,6 +7101,7 @@ def sub__Scalar(ks, self, other, alpha):
         node = nodes.SubBackward1()
         node._next_edges = (gradient_edge(self),)
         node._saved_self_dtype = self.dtype
+    fw = _fw.sub__Scalar_pre(self, other, alpha) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6628,6 +7110,8 @@ def sub__Scalar(ks, self, other, alpha):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.sub__Scalar(fw, self, other, alpha)
     return result
 
 
@@ -6650,6 +7134,8 @@ def rsub_Tensor(ks, self, other, alpha):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.rsub_Tensor(result, self, other, alpha)
     return result
 
 
@@ -6671,6 +7157,8 @@ def rsub_Scalar(ks, self, other, alpha):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.rsub_Scalar(result, self, other, alpha)
     return result
 
 
@@ -6723,6 +7211,8 @@ def addmm(ks, self, mat1, mat2, beta, alpha):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.addmm(result, self, mat1, mat2, beta, alpha)
     return result
 
 
@@ -6735,6 +7225,8 @@ def addmm_dtype(ks, self, mat1, mat2, out_dtype, beta, alpha):
     if requires:
         node = NotImplementedNode("aten::addmm")
         node._next_edges = requiring_edges(self, mat1, mat2)
+    if FW.active:
+        forbid_forward_fallback("addmm", self, mat1, mat2)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -6756,6 +7248,8 @@ def addmm_dtype_out(ks, self, mat1, mat2, out_dtype, beta, alpha, out):
         check_out_mutable(out, "aten::addmm")
         node = NotImplementedNode("aten::addmm")
         node._next_edges = requiring_edges(self, mat1, mat2, out)
+    if FW.active:
+        forbid_forward_fallback("addmm", self, mat1, mat2, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6793,6 +7287,7 @@ def addmm_(ks, self, mat1, mat2, beta, alpha):
             node._saved_mat2_sizes = mat2._sizes
         if node.should_compute_output(2):
             node._saved_mat2_strides = mat2._strides
+    fw = _fw.addmm__pre(self, mat1, mat2, beta, alpha) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6801,6 +7296,8 @@ def addmm_(ks, self, mat1, mat2, beta, alpha):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.addmm_(fw, self, mat1, mat2, beta, alpha)
     return result
 
 
@@ -6829,6 +7326,8 @@ def addmv(ks, self, mat, vec, beta, alpha):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.addmv(result, self, mat, vec, beta, alpha)
     return result
 
 
@@ -6850,6 +7349,7 @@ def addmv_(ks, self, mat, vec, beta, alpha):
             node._raw_saved_mat = SavedVariable(mat)
         if node.should_compute_output(1):
             node._raw_saved_vec = SavedVariable(vec)
+    fw = _fw.addmv__pre(self, mat, vec, beta, alpha) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6858,6 +7358,8 @@ def addmv_(ks, self, mat, vec, beta, alpha):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.addmv_(fw, self, mat, vec, beta, alpha)
     return result
 
 
@@ -6898,6 +7400,8 @@ def mv(ks, self, vec):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.mv(result, self, vec)
     return result
 
 
@@ -6937,6 +7441,8 @@ def unbind_int(ks, self, dim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.unbind_int(result, self, dim)
     return result
 
 
@@ -6959,6 +7465,8 @@ def _to_copy(ks, self, dtype, layout, device, pin_memory, non_blocking, memory_f
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw._to_copy(result, self, dtype, layout, device, pin_memory, non_blocking, memory_format)
     return result
 
 
@@ -6987,6 +7495,7 @@ def masked_fill__Scalar(ks, self, mask, value):
         node = nodes.MaskedFillBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_mask = SavedVariable(mask)
+    fw = _fw.masked_fill__Scalar_pre(self, mask, value) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6995,6 +7504,8 @@ def masked_fill__Scalar(ks, self, mask, value):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.masked_fill__Scalar(fw, self, mask, value)
     return result
 
 
@@ -7016,6 +7527,8 @@ def masked_fill_Scalar(ks, self, mask, value):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.masked_fill_Scalar(result, self, mask, value)
     return result
 
 
@@ -7030,6 +7543,7 @@ def masked_fill__Tensor(ks, self, mask, value):
         node = nodes.MaskedFillBackward1()
         node._next_edges = (gradient_edge(self), gradient_edge(value))
         node._raw_saved_mask = SavedVariable(mask)
+    fw = _fw.masked_fill__Tensor_pre(self, mask, value) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7038,6 +7552,8 @@ def masked_fill__Tensor(ks, self, mask, value):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.masked_fill__Tensor(fw, self, mask, value)
     return result
 
 
@@ -7059,6 +7575,8 @@ def masked_fill_Tensor(ks, self, mask, value):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.masked_fill_Tensor(result, self, mask, value)
     return result
 
 
@@ -7080,6 +7598,8 @@ def view(ks, self, size):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.view(result, self, size)
     return result
 
 
@@ -7116,6 +7636,8 @@ def scatter_src(ks, self, dim, index, src):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.scatter_src(result, self, dim, index, src)
     return result
 
 
@@ -7131,6 +7653,7 @@ def scatter__src(ks, self, dim, index, src):
         node._next_edges = (gradient_edge(self), gradient_edge(src))
         node._saved_dim = dim
         node._raw_saved_index = SavedVariable(index)
+    fw = _fw.scatter__src_pre(self, dim, index, src) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7139,6 +7662,8 @@ def scatter__src(ks, self, dim, index, src):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.scatter__src(fw, self, dim, index, src)
     return result
 
 
@@ -7177,6 +7702,8 @@ def scatter_value(ks, self, dim, index, value):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.scatter_value(result, self, dim, index, value)
     return result
 
 
@@ -7192,6 +7719,7 @@ def scatter__value(ks, self, dim, index, value):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._raw_saved_index = SavedVariable(index)
+    fw = _fw.scatter__value_pre(self, dim, index, value) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7200,6 +7728,8 @@ def scatter__value(ks, self, dim, index, value):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.scatter__value(fw, self, dim, index, value)
     return result
 
 
@@ -7228,6 +7758,8 @@ def scatter_reduce(ks, self, dim, index, src, reduce):
     if requires:
         node = NotImplementedNode("aten::scatter")
         node._next_edges = requiring_edges(self, index, src)
+    if FW.active:
+        forbid_forward_fallback("scatter", self, index, src)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -7249,6 +7781,8 @@ def scatter__reduce(ks, self, dim, index, src, reduce):
         check_inplace(self)
         node = NotImplementedNode("aten::scatter_")
         node._next_edges = requiring_edges(self, index, src)
+    if FW.active:
+        forbid_forward_fallback("scatter_", self, index, src)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7270,6 +7804,8 @@ def scatter_reduce_out(ks, self, dim, index, src, reduce, out):
         check_out_mutable(out, "aten::scatter")
         node = NotImplementedNode("aten::scatter")
         node._next_edges = requiring_edges(self, index, src, out)
+    if FW.active:
+        forbid_forward_fallback("scatter", self, index, src, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7290,6 +7826,8 @@ def scatter_value_reduce(ks, self, dim, index, value, reduce):
     if requires:
         node = NotImplementedNode("aten::scatter")
         node._next_edges = requiring_edges(self, index)
+    if FW.active:
+        forbid_forward_fallback("scatter", self, index)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -7311,6 +7849,8 @@ def scatter__value_reduce(ks, self, dim, index, value, reduce):
         check_inplace(self)
         node = NotImplementedNode("aten::scatter_")
         node._next_edges = requiring_edges(self, index)
+    if FW.active:
+        forbid_forward_fallback("scatter_", self, index)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7332,6 +7872,8 @@ def scatter_value_reduce_out(ks, self, dim, index, value, reduce, out):
         check_out_mutable(out, "aten::scatter")
         node = NotImplementedNode("aten::scatter")
         node._next_edges = requiring_edges(self, index, out)
+    if FW.active:
+        forbid_forward_fallback("scatter", self, index, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7355,6 +7897,8 @@ def eq__Scalar(ks, self, other):
         node._next_edges = (gradient_edge(self),)
         node._saved_self_dtype = self.dtype
         node._saved_self_sizes = self._sizes
+    if FW.active:
+        forbid_forward("eq_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7384,6 +7928,8 @@ def eq__Tensor(ks, self, other):
             node._saved_self_dtype = self.dtype
         if node.should_compute_output(0):
             node._saved_self_sizes = self._sizes
+    if FW.active:
+        forbid_forward("eq_", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7406,6 +7952,7 @@ def tril_(ks, self, diagonal):
         node = nodes.TrilBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_diagonal = diagonal
+    fw = _fw.tril__pre(self, diagonal) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7414,6 +7961,8 @@ def tril_(ks, self, diagonal):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.tril_(fw, self, diagonal)
     return result
 
 
@@ -7428,6 +7977,7 @@ def triu_(ks, self, diagonal):
         node = nodes.TriuBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_diagonal = diagonal
+    fw = _fw.triu__pre(self, diagonal) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7436,6 +7986,8 @@ def triu_(ks, self, diagonal):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.triu_(fw, self, diagonal)
     return result
 
 
@@ -7473,6 +8025,8 @@ def triu(ks, self, diagonal):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.triu(result, self, diagonal)
     return result
 
 
@@ -7510,6 +8064,8 @@ def tril(ks, self, diagonal):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.tril(result, self, diagonal)
     return result
 
 
@@ -7581,6 +8137,8 @@ def ne__Scalar(ks, self, other):
         node._next_edges = (gradient_edge(self),)
         node._saved_self_dtype = self.dtype
         node._saved_self_sizes = self._sizes
+    if FW.active:
+        forbid_forward("ne_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7610,6 +8168,8 @@ def ne__Tensor(ks, self, other):
             node._saved_self_dtype = self.dtype
         if node.should_compute_output(0):
             node._saved_self_sizes = self._sizes
+    if FW.active:
+        forbid_forward("ne_", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7745,6 +8305,8 @@ def ge__Scalar(ks, self, other):
         node._next_edges = (gradient_edge(self),)
         node._saved_self_dtype = self.dtype
         node._saved_self_sizes = self._sizes
+    if FW.active:
+        forbid_forward("ge_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7774,6 +8336,8 @@ def ge__Tensor(ks, self, other):
             node._saved_self_dtype = self.dtype
         if node.should_compute_output(0):
             node._saved_self_sizes = self._sizes
+    if FW.active:
+        forbid_forward("ge_", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7853,6 +8417,8 @@ def le__Scalar(ks, self, other):
         node._next_edges = (gradient_edge(self),)
         node._saved_self_dtype = self.dtype
         node._saved_self_sizes = self._sizes
+    if FW.active:
+        forbid_forward("le_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7882,6 +8448,8 @@ def le__Tensor(ks, self, other):
             node._saved_self_dtype = self.dtype
         if node.should_compute_output(0):
             node._saved_self_sizes = self._sizes
+    if FW.active:
+        forbid_forward("le_", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7961,6 +8529,8 @@ def gt__Scalar(ks, self, other):
         node._next_edges = (gradient_edge(self),)
         node._saved_self_dtype = self.dtype
         node._saved_self_sizes = self._sizes
+    if FW.active:
+        forbid_forward("gt_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7990,6 +8560,8 @@ def gt__Tensor(ks, self, other):
             node._saved_self_dtype = self.dtype
         if node.should_compute_output(0):
             node._saved_self_sizes = self._sizes
+    if FW.active:
+        forbid_forward("gt_", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8069,6 +8641,8 @@ def lt__Scalar(ks, self, other):
         node._next_edges = (gradient_edge(self),)
         node._saved_self_dtype = self.dtype
         node._saved_self_sizes = self._sizes
+    if FW.active:
+        forbid_forward("lt_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8098,6 +8672,8 @@ def lt__Tensor(ks, self, other):
             node._saved_self_dtype = self.dtype
         if node.should_compute_output(0):
             node._saved_self_sizes = self._sizes
+    if FW.active:
+        forbid_forward("lt_", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8145,6 +8721,8 @@ def index_select(ks, self, dim, index):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.index_select(result, self, dim, index)
     return result
 
 
@@ -8184,6 +8762,8 @@ def gather(ks, self, dim, index, sparse_grad):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.gather(result, self, dim, index, sparse_grad)
     return result
 
 
@@ -8204,6 +8784,8 @@ def sign(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.sign(result, self)
     return result
 
 
@@ -8217,6 +8799,7 @@ def sign_(ks, self):
         check_inplace(self)
         node = nodes.SignBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.sign__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8225,6 +8808,8 @@ def sign_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.sign_(fw, self)
     return result
 
 
@@ -8261,6 +8846,8 @@ def remainder_Scalar(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.remainder_Scalar(result, self, other)
     return result
 
 
@@ -8290,6 +8877,7 @@ def remainder__Scalar(ks, self, other):
         check_inplace(self)
         node = nodes.RemainderBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.remainder__Scalar_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8298,6 +8886,8 @@ def remainder__Scalar(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.remainder__Scalar(fw, self, other)
     return result
 
 
@@ -8338,6 +8928,8 @@ def remainder_Tensor(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.remainder_Tensor(result, self, other)
     return result
 
 
@@ -8355,6 +8947,7 @@ def remainder__Tensor(ks, self, other):
             node._raw_saved_other = SavedVariable(other)
         if node.should_compute_output(1):
             node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.remainder__Tensor_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8363,6 +8956,8 @@ def remainder__Tensor(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.remainder__Tensor(fw, self, other)
     return result
 
 
@@ -8375,6 +8970,8 @@ def remainder_Scalar_Tensor(ks, self, other):
     if requires:
         node = NotImplementedNode("aten::remainder")
         node._next_edges = requiring_edges(other,)
+    if FW.active:
+        forbid_forward_fallback("remainder", other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -8405,6 +9002,8 @@ def min(ks, self):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.min(result, self)
     return result
 
 
@@ -8443,6 +9042,8 @@ def max(ks, self):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.max(result, self)
     return result
 
 
@@ -8481,6 +9082,8 @@ def maximum(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.maximum(result, self, other)
     return result
 
 
@@ -8519,6 +9122,8 @@ def minimum(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.minimum(result, self, other)
     return result
 
 
@@ -8565,6 +9170,8 @@ def sort(ks, self, dim, descending):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_self_sizes = self._sizes
+    if FW.active:
+        forbid_forward("sort", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -8604,6 +9211,8 @@ def sort_stable(ks, self, stable, dim, descending):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_self_sizes = self._sizes
+    if FW.active:
+        forbid_forward("sort", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -8643,6 +9252,8 @@ def topk(ks, self, k, dim, largest, sorted):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_self_sizes = self._sizes
+    if FW.active:
+        forbid_forward("topk", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -8748,6 +9359,8 @@ def pow_Tensor_Tensor(ks, self, exponent):
         set_history(result, node)
         if node.should_compute_output(1):
             node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.pow_Tensor_Tensor(result, self, exponent)
     return result
 
 
@@ -8787,6 +9400,8 @@ def pow_Scalar(ks, self, exponent):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.pow_Scalar(result, self, exponent)
     return result
 
 
@@ -8825,6 +9440,8 @@ def pow_Tensor_Scalar(ks, self, exponent):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.pow_Tensor_Scalar(result, self, exponent)
     return result
 
 
@@ -8840,6 +9457,7 @@ def pow__Scalar(ks, self, exponent):
         node._next_edges = (gradient_edge(self),)
         node._saved_exponent = exponent
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.pow__Scalar_pre(self, exponent) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8848,6 +9466,8 @@ def pow__Scalar(ks, self, exponent):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.pow__Scalar(fw, self, exponent)
     return result
 
 
@@ -8863,6 +9483,7 @@ def pow__Tensor(ks, self, exponent):
         node._next_edges = (gradient_edge(self), gradient_edge(exponent))
         node._raw_saved_exponent = SavedVariable(exponent)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.pow__Tensor_pre(self, exponent) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8873,6 +9494,8 @@ def pow__Tensor(ks, self, exponent):
         rebase_history(self, node)
         if node.should_compute_output(1):
             node._raw_saved_result = SavedVariable(self, True)
+    if fw is not None:
+        _fw.pow__Tensor(fw, self, exponent)
     return result
 
 
@@ -8893,6 +9516,8 @@ def alias(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.alias(result, self)
     return result
 
 
@@ -8927,6 +9552,8 @@ def lift_fresh(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.lift_fresh(result, self)
     return result
 
 
@@ -8949,6 +9576,8 @@ def select_backward(ks, grad_output, input_sizes, dim, index):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.select_backward(result, grad_output, input_sizes, dim, index)
     return result
 
 
@@ -8973,6 +9602,8 @@ def slice_backward(ks, grad_output, input_sizes, dim, start, end, step):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.slice_backward(result, grad_output, input_sizes, dim, start, end, step)
     return result
 
 
@@ -8996,6 +9627,8 @@ def diagonal_backward(ks, grad_output, input_sizes, offset, dim1, dim2):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.diagonal_backward(result, grad_output, input_sizes, offset, dim1, dim2)
     return result
 
 
@@ -9027,6 +9660,8 @@ def mse_loss(ks, self, target, reduction):
         node._saved_reduction = reduction
         node._raw_saved_self = SavedVariable(self)
         node._raw_saved_target = SavedVariable(target)
+    if FW.active:
+        forbid_forward("mse_loss", self, target)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -9070,6 +9705,8 @@ def nll_loss_forward(ks, self, target, weight, reduction, ignore_index):
         node._raw_saved_self = SavedVariable(self)
         node._raw_saved_target = SavedVariable(target)
         node._raw_saved_weight = SavedVariable(weight)
+    if FW.active:
+        forbid_forward("nll_loss_forward", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -9119,6 +9756,8 @@ def nll_loss_backward(ks, grad_output, self, target, weight, reduction, ignore_i
             node._raw_saved_target = SavedVariable(target)
         if node.should_compute_output(0):
             node._raw_saved_weight = SavedVariable(weight)
+    if FW.active:
+        forbid_forward("nll_loss_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -9140,6 +9779,8 @@ def set__source_Storage(ks, self, source):
         check_inplace(self)
         node = NotImplementedNode("set_")
         node._next_edges = (gradient_edge(self),)
+    if FW.active:
+        forbid_forward_fallback("set_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9161,6 +9802,8 @@ def set__source_Storage_storage_offset(ks, self, source, storage_offset, size, s
         check_inplace(self)
         node = NotImplementedNode("set_")
         node._next_edges = (gradient_edge(self),)
+    if FW.active:
+        forbid_forward_fallback("set_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9182,6 +9825,8 @@ def set__source_Tensor(ks, self, source):
         check_inplace(self)
         node = NotImplementedNode("set_")
         node._next_edges = (gradient_edge(self), gradient_edge(source),)
+    if FW.active:
+        forbid_forward_fallback("set_", self, source)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9203,6 +9848,8 @@ def set_(ks, self):
         check_inplace(self)
         node = NotImplementedNode("set_")
         node._next_edges = (gradient_edge(self),)
+    if FW.active:
+        forbid_forward_fallback("set_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9223,6 +9870,8 @@ def floor_divide(ks, self, other):
     if requires:
         node = NotImplementedNode("aten::floor_divide")
         node._next_edges = requiring_edges(self, other)
+    if FW.active:
+        forbid_forward_fallback("floor_divide", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -9244,6 +9893,8 @@ def floor_divide__Tensor(ks, self, other):
         check_inplace(self)
         node = NotImplementedNode("aten::floor_divide_")
         node._next_edges = requiring_edges(self, other)
+    if FW.active:
+        forbid_forward_fallback("floor_divide_", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9265,6 +9916,8 @@ def floor_divide_out(ks, self, other, out):
         check_out_mutable(out, "aten::floor_divide")
         node = NotImplementedNode("aten::floor_divide")
         node._next_edges = requiring_edges(self, other, out)
+    if FW.active:
+        forbid_forward_fallback("floor_divide", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9285,6 +9938,8 @@ def floor_divide_Scalar(ks, self, other):
     if requires:
         node = NotImplementedNode("aten::floor_divide")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("floor_divide", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -9306,6 +9961,8 @@ def floor_divide__Scalar(ks, self, other):
         check_inplace(self)
         node = NotImplementedNode("aten::floor_divide_")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("floor_divide_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9370,6 +10027,8 @@ def count_nonzero_dim_IntList(ks, self, dim):
     if requires:
         node = NotImplementedNode("aten::count_nonzero")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("count_nonzero", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -9390,6 +10049,8 @@ def count_nonzero(ks, self, dim):
     if requires:
         node = NotImplementedNode("aten::count_nonzero")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("count_nonzero", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -9410,6 +10071,8 @@ def _foobar(ks, self, arg1, arg2, arg3):
     if requires:
         node = NotImplementedNode("aten::_foobar")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("_foobar", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -9443,6 +10106,8 @@ def embedding(ks, weight, indices, padding_idx, scale_grad_by_freq, sparse):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.embedding(result, weight, indices, padding_idx, scale_grad_by_freq, sparse)
     return result
 
 
@@ -9465,6 +10130,8 @@ def embedding_dense_backward(ks, grad_output, indices, num_weights, padding_idx,
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.embedding_dense_backward(result, grad_output, indices, num_weights, padding_idx, scale_grad_by_freq)
     return result
 
 
@@ -9478,6 +10145,8 @@ def embedding_renorm_(ks, self, indices, max_norm, norm_type):
         check_inplace(self)
         node = NotImplementedNode("aten::embedding_renorm_")
         node._next_edges = requiring_edges(self, indices)
+    if FW.active:
+        forbid_forward_fallback("embedding_renorm_", self, indices)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9505,6 +10174,8 @@ def _trilinear(ks, i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim):
         node._raw_saved_i2 = SavedVariable(i2)
         node._raw_saved_i3 = SavedVariable(i3)
         node._saved_sumdim = sumdim
+    if FW.active:
+        forbid_forward("_trilinear", i1, i2, i3)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -9561,6 +10232,8 @@ def addcmul(ks, self, tensor1, tensor2, value):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.addcmul(result, self, tensor1, tensor2, value)
     return result
 
 
@@ -9586,6 +10259,7 @@ def addcmul_(ks, self, tensor1, tensor2, value):
             node._saved_tensor2_dtype = tensor2.dtype
         if node.should_compute_output(1) or node.should_compute_output(2):
             node._saved_value = value
+    fw = _fw.addcmul__pre(self, tensor1, tensor2, value) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9594,6 +10268,8 @@ def addcmul_(ks, self, tensor1, tensor2, value):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.addcmul_(fw, self, tensor1, tensor2, value)
     return result
 
 
@@ -9640,6 +10316,8 @@ def addcdiv(ks, self, tensor1, tensor2, value):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.addcdiv(result, self, tensor1, tensor2, value)
     return result
 
 
@@ -9663,6 +10341,7 @@ def addcdiv_(ks, self, tensor1, tensor2, value):
             node._raw_saved_tensor2 = SavedVariable(tensor2)
         if node.should_compute_output(1) or node.should_compute_output(2):
             node._saved_value = value
+    fw = _fw.addcdiv__pre(self, tensor1, tensor2, value) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9671,6 +10350,8 @@ def addcdiv_(ks, self, tensor1, tensor2, value):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.addcdiv_(fw, self, tensor1, tensor2, value)
     return result
 
 
@@ -9724,6 +10405,8 @@ def lerp_Scalar(ks, self, end, weight):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.lerp_Scalar(result, self, end, weight)
     return result
 
 
@@ -9750,6 +10433,8 @@ def lerp_Tensor(ks, self, end, weight):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.lerp_Tensor(result, self, end, weight)
     return result
 
 
@@ -9764,6 +10449,7 @@ def lerp__Scalar(ks, self, end, weight):
         node = nodes.LerpBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(end))
         node._saved_weight = weight
+    fw = _fw.lerp__Scalar_pre(self, end, weight) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9772,6 +10458,8 @@ def lerp__Scalar(ks, self, end, weight):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.lerp__Scalar(fw, self, end, weight)
     return result
 
 
@@ -9791,6 +10479,7 @@ def lerp__Tensor(ks, self, end, weight):
             node._raw_saved_self = SavedVariable(self.clone())
         if node.should_compute_output(0) or node.should_compute_output(1):
             node._raw_saved_weight = SavedVariable(weight)
+    fw = _fw.lerp__Tensor_pre(self, end, weight) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9799,6 +10488,8 @@ def lerp__Tensor(ks, self, end, weight):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.lerp__Tensor(fw, self, end, weight)
     return result
 
 
@@ -9812,6 +10503,8 @@ def sgn(ks, self):
         node = nodes.SgnBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("sgn", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -9835,6 +10528,8 @@ def sgn_(ks, self):
         node = nodes.SgnBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    if FW.active:
+        forbid_forward("sgn_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9881,6 +10576,8 @@ def acosh(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.acosh(result, self)
     return result
 
 
@@ -9894,6 +10591,8 @@ def acosh_(ks, self):
         check_inplace(self)
         node = nodes.AcoshBackward1()
         node._next_edges = (gradient_edge(self),)
+    if FW.active:
+        forbid_forward("acosh_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9939,6 +10638,8 @@ def asinh(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.asinh(result, self)
     return result
 
 
@@ -9952,6 +10653,8 @@ def asinh_(ks, self):
         check_inplace(self)
         node = nodes.AsinhBackward1()
         node._next_edges = (gradient_edge(self),)
+    if FW.active:
+        forbid_forward("asinh_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9997,6 +10700,8 @@ def atanh(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.atanh(result, self)
     return result
 
 
@@ -10010,6 +10715,8 @@ def atanh_(ks, self):
         check_inplace(self)
         node = nodes.AtanhBackward1()
         node._next_edges = (gradient_edge(self),)
+    if FW.active:
+        forbid_forward("atanh_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10054,6 +10761,8 @@ def ceil(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.ceil(result, self)
     return result
 
 
@@ -10067,6 +10776,7 @@ def ceil_(ks, self):
         check_inplace(self)
         node = nodes.CeilBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.ceil__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10075,6 +10785,8 @@ def ceil_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.ceil_(fw, self)
     return result
 
 
@@ -10112,6 +10824,8 @@ def erf(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.erf(result, self)
     return result
 
 
@@ -10126,6 +10840,7 @@ def erf_(ks, self):
         node = nodes.ErfBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.erf__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10134,6 +10849,8 @@ def erf_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.erf_(fw, self)
     return result
 
 
@@ -10171,6 +10888,8 @@ def erfc(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.erfc(result, self)
     return result
 
 
@@ -10185,6 +10904,7 @@ def erfc_(ks, self):
         node = nodes.ErfcBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.erfc__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10193,6 +10913,8 @@ def erfc_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.erfc_(fw, self)
     return result
 
 
@@ -10230,6 +10952,8 @@ def exp2(ks, self):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.exp2(result, self)
     return result
 
 
@@ -10243,6 +10967,7 @@ def exp2_(ks, self):
         check_inplace(self)
         node = nodes.Exp2Backward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.exp2__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10252,6 +10977,8 @@ def exp2_(ks, self):
     if requires:
         rebase_history(self, node)
         node._raw_saved_result = SavedVariable(self, True)
+    if fw is not None:
+        _fw.exp2_(fw, self)
     return result
 
 
@@ -10288,6 +11015,8 @@ def floor(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.floor(result, self)
     return result
 
 
@@ -10301,6 +11030,7 @@ def floor_(ks, self):
         check_inplace(self)
         node = nodes.FloorBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.floor__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10309,6 +11039,8 @@ def floor_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.floor_(fw, self)
     return result
 
 
@@ -10345,6 +11077,8 @@ def frac(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.frac(result, self)
     return result
 
 
@@ -10358,6 +11092,7 @@ def frac_(ks, self):
         check_inplace(self)
         node = nodes.FracBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.frac__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10366,6 +11101,8 @@ def frac_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.frac_(fw, self)
     return result
 
 
@@ -10403,6 +11140,8 @@ def nan_to_num(ks, self, nan, posinf, neginf):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.nan_to_num(result, self, nan, posinf, neginf)
     return result
 
 
@@ -10417,6 +11156,7 @@ def nan_to_num_(ks, self, nan, posinf, neginf):
         node = nodes.NanToNumBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.nan_to_num__pre(self, nan, posinf, neginf) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10425,6 +11165,8 @@ def nan_to_num_(ks, self, nan, posinf, neginf):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.nan_to_num_(fw, self, nan, posinf, neginf)
     return result
 
 
@@ -10479,6 +11221,8 @@ def mvlgamma(ks, self, p):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.mvlgamma(result, self, p)
     return result
 
 
@@ -10494,6 +11238,7 @@ def mvlgamma_(ks, self, p):
         node._next_edges = (gradient_edge(self),)
         node._saved_p = p
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.mvlgamma__pre(self, p) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10502,6 +11247,8 @@ def mvlgamma_(ks, self, p):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.mvlgamma_(fw, self, p)
     return result
 
 
@@ -10522,6 +11269,8 @@ def rad2deg(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.rad2deg(result, self)
     return result
 
 
@@ -10535,6 +11284,7 @@ def rad2deg_(ks, self):
         check_inplace(self)
         node = nodes.Rad2DegBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.rad2deg__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10543,6 +11293,8 @@ def rad2deg_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.rad2deg_(fw, self)
     return result
 
 
@@ -10579,6 +11331,8 @@ def deg2rad(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.deg2rad(result, self)
     return result
 
 
@@ -10592,6 +11346,7 @@ def deg2rad_(ks, self):
         check_inplace(self)
         node = nodes.Deg2RadBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.deg2rad__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10600,6 +11355,8 @@ def deg2rad_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.deg2rad_(fw, self)
     return result
 
 
@@ -10636,6 +11393,8 @@ def round(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.round(result, self)
     return result
 
 
@@ -10649,6 +11408,7 @@ def round_(ks, self):
         check_inplace(self)
         node = nodes.RoundBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.round__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10657,6 +11417,8 @@ def round_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.round_(fw, self)
     return result
 
 
@@ -10693,6 +11455,8 @@ def round_decimals(ks, self, decimals):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.round_decimals(result, self, decimals)
     return result
 
 
@@ -10706,6 +11470,7 @@ def round__decimals(ks, self, decimals):
         check_inplace(self)
         node = nodes.RoundBackward1()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.round__decimals_pre(self, decimals) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10714,6 +11479,8 @@ def round__decimals(ks, self, decimals):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.round__decimals(fw, self, decimals)
     return result
 
 
@@ -10752,6 +11519,8 @@ def logit(ks, self, eps):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.logit(result, self, eps)
     return result
 
 
@@ -10767,6 +11536,7 @@ def logit_(ks, self, eps):
         node._next_edges = (gradient_edge(self),)
         node._saved_eps = eps
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.logit__pre(self, eps) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10775,6 +11545,8 @@ def logit_(ks, self, eps):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.logit_(fw, self, eps)
     return result
 
 
@@ -10812,6 +11584,8 @@ def sinc(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.sinc(result, self)
     return result
 
 
@@ -10826,6 +11600,7 @@ def sinc_(ks, self):
         node = nodes.SincBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.sinc__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10834,6 +11609,8 @@ def sinc_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.sinc_(fw, self)
     return result
 
 
@@ -10870,6 +11647,8 @@ def trunc(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.trunc(result, self)
     return result
 
 
@@ -10883,6 +11662,7 @@ def trunc_(ks, self):
         check_inplace(self)
         node = nodes.TruncBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.trunc__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10891,6 +11671,8 @@ def trunc_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.trunc_(fw, self)
     return result
 
 
@@ -10921,6 +11703,7 @@ def digamma_(ks, self):
         node = nodes.DigammaBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.digamma__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10929,6 +11712,8 @@ def digamma_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.digamma_(fw, self)
     return result
 
 
@@ -10959,6 +11744,7 @@ def lgamma_(ks, self):
         node = nodes.LgammaBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.lgamma__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10967,6 +11753,8 @@ def lgamma_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.lgamma_(fw, self)
     return result
 
 
@@ -10988,6 +11776,8 @@ def lgamma(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.lgamma(result, self)
     return result
 
 
@@ -11025,6 +11815,8 @@ def digamma(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.digamma(result, self)
     return result
 
 
@@ -11063,6 +11855,8 @@ def polygamma(ks, n, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.polygamma(result, n, self)
     return result
 
 
@@ -11078,6 +11872,8 @@ def polygamma_(ks, self, n):
         node._next_edges = (gradient_edge(self),)
         node._saved_n = n
         node._raw_saved_self = SavedVariable(self.clone())
+    if FW.active:
+        forbid_forward("polygamma_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11107,6 +11903,8 @@ def erfinv(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.erfinv(result, self)
     return result
 
 
@@ -11121,6 +11919,7 @@ def erfinv_(ks, self):
         node = nodes.ErfinvBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.erfinv__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11129,6 +11928,8 @@ def erfinv_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.erfinv_(fw, self)
     return result
 
 
@@ -11166,6 +11967,8 @@ def i0(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.i0(result, self)
     return result
 
 
@@ -11180,6 +11983,7 @@ def i0_(ks, self):
         node = nodes.I0Backward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.i0__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11188,6 +11992,8 @@ def i0_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.i0_(fw, self)
     return result
 
 
@@ -11323,6 +12129,8 @@ def special_entr(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.special_entr(result, self)
     return result
 
 
@@ -11360,6 +12168,8 @@ def special_ndtri(ks, self):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.special_ndtri(result, self)
     return result
 
 
@@ -11398,6 +12208,8 @@ def special_log_ndtr(ks, self):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.special_log_ndtr(result, self)
     return result
 
 
@@ -11436,6 +12248,8 @@ def special_erfcx(ks, self):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.special_erfcx(result, self)
     return result
 
 
@@ -11474,6 +12288,8 @@ def special_i0e(ks, self):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.special_i0e(result, self)
     return result
 
 
@@ -11512,6 +12328,8 @@ def special_i1(ks, self):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.special_i1(result, self)
     return result
 
 
@@ -11550,6 +12368,8 @@ def special_i1e(ks, self):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.special_i1e(result, self)
     return result
 
 
@@ -11906,6 +12726,8 @@ def copysign_Tensor(ks, self, other):
             node._raw_saved_other = SavedVariable(other)
         if node.should_compute_output(0):
             node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("copysign", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -11933,6 +12755,8 @@ def copysign__Tensor(ks, self, other):
             node._raw_saved_other = SavedVariable(other)
         if node.should_compute_output(0):
             node._raw_saved_self = SavedVariable(self.clone())
+    if FW.active:
+        forbid_forward("copysign_", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11965,6 +12789,8 @@ def copysign_Scalar(ks, self, other):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.copysign_Scalar(result, self, other)
     return result
 
 
@@ -11979,6 +12805,7 @@ def copysign__Scalar(ks, self, other):
         node = nodes.CopysignBackward1()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.copysign__Scalar_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11988,6 +12815,8 @@ def copysign__Scalar(ks, self, other):
     if requires:
         rebase_history(self, node)
         node._raw_saved_result = SavedVariable(self, True)
+    if fw is not None:
+        _fw.copysign__Scalar(fw, self, other)
     return result
 
 
@@ -12026,6 +12855,8 @@ def clamp_max(ks, self, max):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.clamp_max(result, self, max)
     return result
 
 
@@ -12048,6 +12879,8 @@ def clamp_max_Tensor(ks, self, max):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.clamp_max_Tensor(result, self, max)
     return result
 
 
@@ -12063,6 +12896,7 @@ def clamp_max_(ks, self, max):
         node._next_edges = (gradient_edge(self),)
         node._saved_max = max
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.clamp_max__pre(self, max) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12071,6 +12905,8 @@ def clamp_max_(ks, self, max):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.clamp_max_(fw, self, max)
     return result
 
 
@@ -12086,6 +12922,7 @@ def clamp_max__Tensor(ks, self, max):
         node._next_edges = (gradient_edge(self), gradient_edge(max))
         node._raw_saved_max = SavedVariable(max)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.clamp_max__Tensor_pre(self, max) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12094,6 +12931,8 @@ def clamp_max__Tensor(ks, self, max):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.clamp_max__Tensor(fw, self, max)
     return result
 
 
@@ -12148,6 +12987,8 @@ def clamp_min(ks, self, min):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.clamp_min(result, self, min)
     return result
 
 
@@ -12170,6 +13011,8 @@ def clamp_min_Tensor(ks, self, min):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.clamp_min_Tensor(result, self, min)
     return result
 
 
@@ -12185,6 +13028,7 @@ def clamp_min_(ks, self, min):
         node._next_edges = (gradient_edge(self),)
         node._saved_min = min
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.clamp_min__pre(self, min) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12193,6 +13037,8 @@ def clamp_min_(ks, self, min):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.clamp_min_(fw, self, min)
     return result
 
 
@@ -12208,6 +13054,7 @@ def clamp_min__Tensor(ks, self, min):
         node._next_edges = (gradient_edge(self), gradient_edge(min))
         node._raw_saved_min = SavedVariable(min)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.clamp_min__Tensor_pre(self, min) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12216,6 +13063,8 @@ def clamp_min__Tensor(ks, self, min):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.clamp_min__Tensor(fw, self, min)
     return result
 
 
@@ -12261,6 +13110,8 @@ def gcd_out(ks, self, other, out):
         check_out_mutable(out, "aten::gcd")
         node = NotImplementedNode("aten::gcd")
         node._next_edges = requiring_edges(self, other, out)
+    if FW.active:
+        forbid_forward_fallback("gcd", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12281,6 +13132,8 @@ def gcd(ks, self, other):
     if requires:
         node = NotImplementedNode("aten::gcd")
         node._next_edges = requiring_edges(self, other)
+    if FW.active:
+        forbid_forward_fallback("gcd", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -12302,6 +13155,8 @@ def gcd_(ks, self, other):
         check_inplace(self)
         node = NotImplementedNode("aten::gcd_")
         node._next_edges = requiring_edges(self, other)
+    if FW.active:
+        forbid_forward_fallback("gcd_", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12323,6 +13178,8 @@ def lcm_out(ks, self, other, out):
         check_out_mutable(out, "aten::lcm")
         node = NotImplementedNode("aten::lcm")
         node._next_edges = requiring_edges(self, other, out)
+    if FW.active:
+        forbid_forward_fallback("lcm", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12343,6 +13200,8 @@ def lcm(ks, self, other):
     if requires:
         node = NotImplementedNode("aten::lcm")
         node._next_edges = requiring_edges(self, other)
+    if FW.active:
+        forbid_forward_fallback("lcm", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -12364,6 +13223,8 @@ def lcm_(ks, self, other):
         check_inplace(self)
         node = NotImplementedNode("aten::lcm_")
         node._next_edges = requiring_edges(self, other)
+    if FW.active:
+        forbid_forward_fallback("lcm_", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12386,6 +13247,8 @@ def ldexp_Tensor(ks, self, other):
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         if node.should_compute_output(0):
             node._raw_saved_other = SavedVariable(other)
+    if FW.active:
+        forbid_forward("ldexp", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -12411,6 +13274,8 @@ def ldexp_(ks, self, other):
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         if node.should_compute_output(0):
             node._raw_saved_other = SavedVariable(other)
+    if FW.active:
+        forbid_forward("ldexp_", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12475,6 +13340,8 @@ def logaddexp(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.logaddexp(result, self, other)
     return result
 
 
@@ -12505,6 +13372,8 @@ def logaddexp2(ks, self, other):
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         node._raw_saved_other = SavedVariable(other)
         node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("logaddexp2", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -12535,6 +13404,8 @@ def xlogy_Tensor(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.xlogy_Tensor(result, self, other)
     return result
 
 
@@ -12557,6 +13428,8 @@ def xlogy_Scalar_Self(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.xlogy_Scalar_Self(result, self, other)
     return result
 
 
@@ -12579,6 +13452,8 @@ def xlogy_Scalar_Other(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.xlogy_Scalar_Other(result, self, other)
     return result
 
 
@@ -12594,6 +13469,7 @@ def xlogy__Tensor(ks, self, other):
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         node._raw_saved_other = SavedVariable(other)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.xlogy__Tensor_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12602,6 +13478,8 @@ def xlogy__Tensor(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.xlogy__Tensor(fw, self, other)
     return result
 
 
@@ -12617,6 +13495,7 @@ def xlogy__Scalar_Other(ks, self, other):
         node._next_edges = (gradient_edge(self),)
         node._saved_other = other
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.xlogy__Scalar_Other_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12625,6 +13504,8 @@ def xlogy__Scalar_Other(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.xlogy__Scalar_Other(fw, self, other)
     return result
 
 
@@ -12686,6 +13567,8 @@ def heaviside_out(ks, self, values, out):
         check_out_mutable(out, "aten::heaviside")
         node = NotImplementedNode("aten::heaviside")
         node._next_edges = requiring_edges(self, values, out)
+    if FW.active:
+        forbid_forward_fallback("heaviside", self, values, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12706,6 +13589,8 @@ def heaviside(ks, self, values):
     if requires:
         node = NotImplementedNode("aten::heaviside")
         node._next_edges = requiring_edges(self, values)
+    if FW.active:
+        forbid_forward_fallback("heaviside", self, values)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -12727,6 +13612,8 @@ def heaviside_(ks, self, values):
         check_inplace(self)
         node = NotImplementedNode("aten::heaviside_")
         node._next_edges = requiring_edges(self, values)
+    if FW.active:
+        forbid_forward_fallback("heaviside_", self, values)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12766,6 +13653,7 @@ def atan2_(ks, self, other):
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         node._raw_saved_other = SavedVariable(other)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.atan2__pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12774,6 +13662,8 @@ def atan2_(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.atan2_(fw, self, other)
     return result
 
 
@@ -12796,6 +13686,8 @@ def atan2(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.atan2(result, self, other)
     return result
 
 
@@ -12832,6 +13724,8 @@ def fmod_Scalar(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.fmod_Scalar(result, self, other)
     return result
 
 
@@ -12845,6 +13739,7 @@ def fmod__Scalar(ks, self, other):
         check_inplace(self)
         node = nodes.FmodBackward0()
         node._next_edges = (gradient_edge(self),)
+    fw = _fw.fmod__Scalar_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12853,6 +13748,8 @@ def fmod__Scalar(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.fmod__Scalar(fw, self, other)
     return result
 
 
@@ -12893,6 +13790,8 @@ def fmod_Tensor(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.fmod_Tensor(result, self, other)
     return result
 
 
@@ -12910,6 +13809,7 @@ def fmod__Tensor(ks, self, other):
             node._raw_saved_other = SavedVariable(other)
         if node.should_compute_output(1):
             node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.fmod__Tensor_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12918,6 +13818,8 @@ def fmod__Tensor(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.fmod__Tensor(fw, self, other)
     return result
 
 
@@ -12959,6 +13861,8 @@ def hypot(ks, self, other):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.hypot(result, self, other)
     return result
 
 
@@ -12976,6 +13880,7 @@ def hypot_(ks, self, other):
             node._raw_saved_other = SavedVariable(other)
         if node.should_compute_output(0):
             node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.hypot__pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12985,6 +13890,8 @@ def hypot_(ks, self, other):
     if requires:
         rebase_history(self, node)
         node._raw_saved_result = SavedVariable(self, True)
+    if fw is not None:
+        _fw.hypot_(fw, self, other)
     return result
 
 
@@ -13017,6 +13924,8 @@ def igamma(ks, self, other):
             node._raw_saved_other = SavedVariable(other)
         if node.should_compute_output(1):
             node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("igamma", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -13042,6 +13951,8 @@ def igamma_(ks, self, other):
             node._raw_saved_other = SavedVariable(other)
         if node.should_compute_output(1):
             node._raw_saved_self = SavedVariable(self.clone())
+    if FW.active:
+        forbid_forward("igamma_", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -13082,6 +13993,8 @@ def igammac(ks, self, other):
             node._raw_saved_other = SavedVariable(other)
         if node.should_compute_output(1):
             node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("igammac", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -13107,6 +14020,8 @@ def igammac_(ks, self, other):
             node._raw_saved_other = SavedVariable(other)
         if node.should_compute_output(1):
             node._raw_saved_self = SavedVariable(self.clone())
+    if FW.active:
+        forbid_forward("igammac_", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -13154,6 +14069,8 @@ def nextafter(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.nextafter(result, self, other)
     return result
 
 
@@ -13170,6 +14087,7 @@ def nextafter_(ks, self, other):
         node._raw_saved_other = SavedVariable(other)
         if node.should_compute_output(0):
             node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.nextafter__pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -13178,6 +14096,8 @@ def nextafter_(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.nextafter_(fw, self, other)
     return result
 
 
@@ -13192,6 +14112,8 @@ def fmin(ks, self, other):
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         node._raw_saved_other = SavedVariable(other)
         node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("fmin", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -13230,6 +14152,8 @@ def fmax(ks, self, other):
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         node._raw_saved_other = SavedVariable(other)
         node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("fmax", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -13268,6 +14192,8 @@ def special_xlog1py(ks, self, other):
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         node._raw_saved_other = SavedVariable(other)
         node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("special_xlog1py", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -13298,6 +14224,8 @@ def special_xlog1py_self_scalar(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.special_xlog1py_self_scalar(result, self, other)
     return result
 
 
@@ -13320,6 +14248,8 @@ def special_xlog1py_other_scalar(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.special_xlog1py_other_scalar(result, self, other)
     return result
 
 
@@ -13384,6 +14314,8 @@ def special_zeta(ks, self, other):
             node._raw_saved_other = SavedVariable(other)
         if node.should_compute_output(1):
             node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("special_zeta", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -13406,6 +14338,8 @@ def special_zeta_self_scalar(ks, self, other):
         node._next_edges = (gradient_edge(other),)
         node._raw_saved_other = SavedVariable(other)
         node._saved_self = self
+    if FW.active:
+        forbid_forward("special_zeta", other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -13426,6 +14360,8 @@ def special_zeta_other_scalar(ks, self, other):
     if requires:
         node = nodes.SpecialZetaBackward2()
         node._next_edges = (gradient_edge(self),)
+    if FW.active:
+        forbid_forward("special_zeta", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -14195,6 +15131,8 @@ def angle(ks, self):
         node = nodes.AngleBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("angle", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -14231,6 +15169,8 @@ def frexp_Tensor(ks, self):
     if requires:
         node = nodes.FrexpBackward0()
         node._next_edges = (gradient_edge(self),)
+    if FW.active:
+        forbid_forward("frexp", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -14362,6 +15302,8 @@ def rot90(ks, self, k, dims):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.rot90(result, self, k, dims)
     return result
 
 
@@ -14384,6 +15326,8 @@ def repeat(ks, self, repeats):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.repeat(result, self, repeats)
     return result
 
 
@@ -14396,6 +15340,8 @@ def repeat_interleave_Tensor(ks, repeats, output_size):
     if requires:
         node = NotImplementedNode("aten::repeat_interleave")
         node._next_edges = requiring_edges(repeats,)
+    if FW.active:
+        forbid_forward_fallback("repeat_interleave", repeats)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -14427,6 +15373,8 @@ def diag_embed(ks, self, offset, dim1, dim2):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.diag_embed(result, self, offset, dim1, dim2)
     return result
 
 
@@ -14443,6 +15391,8 @@ def diagonal_copy(ks, self, offset, dim1, dim2):
         node._saved_dim2 = dim2
         node._saved_offset = offset
         node._saved_self_sizes = self._sizes
+    if FW.active:
+        forbid_forward("diagonal_copy", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -14472,6 +15422,8 @@ def trace(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.trace(result, self)
     return result
 
 
@@ -14487,6 +15439,8 @@ def block_diag(ks, tensors):
         node._n_tensors = len(tensors)
         node._saved_tensors_dtype = [t.dtype for t in tensors]
         node._saved_tensors_sizes = [t._sizes for t in tensors]
+    if FW.active:
+        forbid_forward("block_diag", tensors)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -14519,6 +15473,8 @@ def vdot(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.vdot(result, self, other)
     return result
 
 
@@ -14543,6 +15499,8 @@ def unsafe_split_Tensor(ks, self, split_size, dim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.unsafe_split_Tensor(result, self, split_size, dim)
     return result
 
 
@@ -14567,6 +15525,8 @@ def unsafe_split_with_sizes(ks, self, split_sizes, dim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.unsafe_split_with_sizes(result, self, split_sizes, dim)
     return result
 
 
@@ -14604,6 +15564,7 @@ def index_add_(ks, self, dim, index, source, alpha):
             node._raw_saved_index = SavedVariable(index)
         if node.should_compute_output(1):
             node._raw_saved_source = SavedVariable(source)
+    fw = _fw.index_add__pre(self, dim, index, source, alpha) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -14612,6 +15573,8 @@ def index_add_(ks, self, dim, index, source, alpha):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.index_add_(fw, self, dim, index, source, alpha)
     return result
 
 
@@ -14640,6 +15603,8 @@ def index_add(ks, self, dim, index, source, alpha):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.index_add(result, self, dim, index, source, alpha)
     return result
 
 
@@ -14673,6 +15638,7 @@ def index_copy_(ks, self, dim, index, source):
         node._raw_saved_index = SavedVariable(index)
         if node.should_compute_output(1):
             node._raw_saved_source = SavedVariable(source)
+    fw = _fw.index_copy__pre(self, dim, index, source) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -14681,6 +15647,8 @@ def index_copy_(ks, self, dim, index, source):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.index_copy_(fw, self, dim, index, source)
     return result
 
 
@@ -14705,6 +15673,8 @@ def index_copy(ks, self, dim, index, source):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.index_copy(result, self, dim, index, source)
     return result
 
 
@@ -14720,6 +15690,7 @@ def index_fill__int_Scalar(ks, self, dim, index, value):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._raw_saved_index = SavedVariable(index)
+    fw = _fw.index_fill__int_Scalar_pre(self, dim, index, value) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -14728,6 +15699,8 @@ def index_fill__int_Scalar(ks, self, dim, index, value):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.index_fill__int_Scalar(fw, self, dim, index, value)
     return result
 
 
@@ -14750,6 +15723,8 @@ def index_fill_int_Scalar(ks, self, dim, index, value):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.index_fill_int_Scalar(result, self, dim, index, value)
     return result
 
 
@@ -14765,6 +15740,7 @@ def index_fill__int_Tensor(ks, self, dim, index, value):
         node._next_edges = (gradient_edge(self), gradient_edge(value))
         node._saved_dim = dim
         node._raw_saved_index = SavedVariable(index)
+    fw = _fw.index_fill__int_Tensor_pre(self, dim, index, value) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -14773,6 +15749,8 @@ def index_fill__int_Tensor(ks, self, dim, index, value):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.index_fill__int_Tensor(fw, self, dim, index, value)
     return result
 
 
@@ -14795,6 +15773,8 @@ def index_fill_int_Tensor(ks, self, dim, index, value):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.index_fill_int_Tensor(result, self, dim, index, value)
     return result
 
 
@@ -14819,6 +15799,8 @@ def scatter_add(ks, self, dim, index, src):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.scatter_add(result, self, dim, index, src)
     return result
 
 
@@ -14836,6 +15818,7 @@ def scatter_add_(ks, self, dim, index, src):
             node._saved_dim = dim
         if node.should_compute_output(1):
             node._raw_saved_index = SavedVariable(index)
+    fw = _fw.scatter_add__pre(self, dim, index, src) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -14844,6 +15827,8 @@ def scatter_add_(ks, self, dim, index, src):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.scatter_add_(fw, self, dim, index, src)
     return result
 
 
@@ -14878,6 +15863,8 @@ def scatter_reduce_two(ks, self, dim, index, src, reduce, include_self):
         node._saved_reduce = reduce
         node._raw_saved_self = SavedVariable(self)
         node._raw_saved_src = SavedVariable(src)
+    if FW.active:
+        forbid_forward("scatter_reduce", self, src)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -14906,6 +15893,8 @@ def scatter_reduce__two(ks, self, dim, index, src, reduce, include_self):
         node._saved_reduce = reduce
         node._raw_saved_self = SavedVariable(self.clone())
         node._raw_saved_src = SavedVariable(src)
+    if FW.active:
+        forbid_forward("scatter_reduce_", self, src)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -14969,6 +15958,8 @@ def take(ks, self, index):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.take(result, self, index)
     return result
 
 
@@ -14989,6 +15980,7 @@ def put_(ks, self, index, source, accumulate):
             node._raw_saved_source = SavedVariable(source)
         if node.should_compute_output(1):
             node._saved_source_sizes = source._sizes
+    fw = _fw.put__pre(self, index, source, accumulate) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -14997,6 +15989,8 @@ def put_(ks, self, index, source, accumulate):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.put_(fw, self, index, source, accumulate)
     return result
 
 
@@ -15024,6 +16018,8 @@ def put(ks, self, index, source, accumulate):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.put(result, self, index, source, accumulate)
     return result
 
 
@@ -15062,6 +16058,8 @@ def masked_select(ks, self, mask):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.masked_select(result, self, mask)
     return result
 
 
@@ -15106,6 +16104,7 @@ def masked_scatter_(ks, self, mask, source):
         node._raw_saved_mask = SavedVariable(mask)
         if node.should_compute_output(1):
             node._saved_source_sizes = source._sizes
+    fw = _fw.masked_scatter__pre(self, mask, source) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -15114,6 +16113,8 @@ def masked_scatter_(ks, self, mask, source):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.masked_scatter_(fw, self, mask, source)
     return result
 
 
@@ -15137,6 +16138,8 @@ def masked_scatter(ks, self, mask, source):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.masked_scatter(result, self, mask, source)
     return result
 
 
@@ -15151,6 +16154,8 @@ def masked_scatter_backward(ks, grad_output, mask, sizes):
         node._next_edges = (gradient_edge(grad_output),)
         node._raw_saved_grad_output = SavedVariable(grad_output)
         node._raw_saved_mask = SavedVariable(mask)
+    if FW.active:
+        forbid_forward("masked_scatter_backward", grad_output)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -15172,6 +16177,8 @@ def median(ks, self):
         node = nodes.MedianBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("median", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -15196,6 +16203,8 @@ def median_dim(ks, self, dim, keepdim):
         node._saved_dim = dim
         node._saved_keepdim = keepdim
         node._saved_self_sizes = self._sizes
+    if FW.active:
+        forbid_forward("median", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -15234,6 +16243,8 @@ def nanmedian(ks, self):
         node = nodes.NanmedianBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("nanmedian", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -15258,6 +16269,8 @@ def nanmedian_dim(ks, self, dim, keepdim):
         node._saved_dim = dim
         node._saved_keepdim = keepdim
         node._saved_self_sizes = self._sizes
+    if FW.active:
+        forbid_forward("nanmedian", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -15298,6 +16311,8 @@ def kthvalue(ks, self, k, dim, keepdim):
         node._saved_dim = dim
         node._saved_keepdim = keepdim
         node._saved_self_sizes = self._sizes
+    if FW.active:
+        forbid_forward("kthvalue", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -15338,6 +16353,8 @@ def mode(ks, self, dim, keepdim):
         node._saved_dim = dim
         node._saved_keepdim = keepdim
         node._saved_self_sizes = self._sizes
+    if FW.active:
+        forbid_forward("mode", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -15379,6 +16396,8 @@ def var_mean_correction(ks, self, dim, correction, keepdim):
         node._saved_dim = dim
         node._saved_keepdim = keepdim
         node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("var_mean", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -15403,6 +16422,8 @@ def std_mean_correction(ks, self, dim, correction, keepdim):
         node._saved_dim = dim
         node._saved_keepdim = keepdim
         node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("std_mean", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -15428,6 +16449,8 @@ def nansum(ks, self, dim, keepdim, dtype):
         node._saved_keepdim = keepdim
         node._raw_saved_self = SavedVariable(self)
         node._saved_self_dtype = self.dtype
+    if FW.active:
+        forbid_forward("nansum", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -15467,6 +16490,8 @@ def aminmax(ks, self, dim, keepdim):
         node._saved_dim = dim
         node._saved_keepdim = keepdim
         node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("aminmax", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -15507,6 +16532,8 @@ def cummax(ks, self, dim):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("cummax", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -15560,6 +16587,8 @@ def cummin(ks, self, dim):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("cummin", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -15611,6 +16640,8 @@ def _logcumsumexp(ks, self, dim):
     if requires:
         node = NotImplementedNode("aten::_logcumsumexp")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("_logcumsumexp", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -15632,6 +16663,8 @@ def _logcumsumexp_out(ks, self, dim, out):
         check_out_mutable(out, "aten::_logcumsumexp")
         node = NotImplementedNode("aten::_logcumsumexp")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("_logcumsumexp", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -15654,6 +16687,8 @@ def logcumsumexp(ks, self, dim):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("logcumsumexp", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -15691,6 +16726,8 @@ def _unique(ks, self, sorted, return_inverse):
     if requires:
         node = nodes.UniqueBackward0()
         node._next_edges = (gradient_edge(self),)
+    if FW.active:
+        forbid_forward("_unique", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -15711,6 +16748,8 @@ def unique_dim(ks, self, dim, sorted, return_inverse, return_counts):
     if requires:
         node = nodes.UniqueDimBackward0()
         node._next_edges = (gradient_edge(self),)
+    if FW.active:
+        forbid_forward("unique_dim", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -15731,6 +16770,8 @@ def unique_consecutive(ks, self, return_inverse, return_counts, dim):
     if requires:
         node = nodes.UniqueConsecutiveBackward0()
         node._next_edges = (gradient_edge(self),)
+    if FW.active:
+        forbid_forward("unique_consecutive", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -15751,6 +16792,8 @@ def unique_dim_consecutive(ks, self, dim, return_inverse, return_counts):
     if requires:
         node = nodes.UniqueDimConsecutiveBackward0()
         node._next_edges = (gradient_edge(self),)
+    if FW.active:
+        forbid_forward("unique_dim_consecutive", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -15771,6 +16814,8 @@ def _unique2(ks, self, sorted, return_inverse, return_counts):
     if requires:
         node = nodes.Unique2Backward0()
         node._next_edges = (gradient_edge(self),)
+    if FW.active:
+        forbid_forward("_unique2", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -15833,6 +16878,8 @@ def slice_scatter(ks, self, src, dim, start, end, step):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.slice_scatter(result, self, src, dim, start, end, step)
     return result
 
 
@@ -15857,6 +16904,8 @@ def select_scatter(ks, self, src, dim, index):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.select_scatter(result, self, src, dim, index)
     return result
 
 
@@ -15882,6 +16931,8 @@ def diagonal_scatter(ks, self, src, offset, dim1, dim2):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.diagonal_scatter(result, self, src, offset, dim1, dim2)
     return result
 
 
@@ -15897,6 +16948,8 @@ def dist(ks, self, other, p):
         node._raw_saved_other = SavedVariable(other)
         node._saved_p = p
         node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("dist", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -15918,6 +16971,8 @@ def bincount(ks, self, weights, minlength):
     if requires:
         node = NotImplementedNode("aten::bincount")
         node._next_edges = requiring_edges(self, weights)
+    if FW.active:
+        forbid_forward_fallback("bincount", self, weights)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -16080,6 +17135,8 @@ def addr(ks, self, vec1, vec2, beta, alpha):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.addr(result, self, vec1, vec2, beta, alpha)
     return result
 
 
@@ -16101,6 +17158,7 @@ def addr_(ks, self, vec1, vec2, beta, alpha):
             node._raw_saved_vec1 = SavedVariable(vec1)
         if node.should_compute_output(1):
             node._raw_saved_vec2 = SavedVariable(vec2)
+    fw = _fw.addr__pre(self, vec1, vec2, beta, alpha) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16109,6 +17167,8 @@ def addr_(ks, self, vec1, vec2, beta, alpha):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.addr_(fw, self, vec1, vec2, beta, alpha)
     return result
 
 
@@ -16153,6 +17213,8 @@ def baddbmm(ks, self, batch1, batch2, beta, alpha):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.baddbmm(result, self, batch1, batch2, beta, alpha)
     return result
 
 
@@ -16174,6 +17236,7 @@ def baddbmm_(ks, self, batch1, batch2, beta, alpha):
             node._raw_saved_batch2 = SavedVariable(batch2)
         if node.should_compute_output(0):
             node._saved_beta = beta
+    fw = _fw.baddbmm__pre(self, batch1, batch2, beta, alpha) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16182,6 +17245,8 @@ def baddbmm_(ks, self, batch1, batch2, beta, alpha):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.baddbmm_(fw, self, batch1, batch2, beta, alpha)
     return result
 
 
@@ -16223,6 +17288,7 @@ def addbmm_(ks, self, batch1, batch2, beta, alpha):
             node._saved_batch2_sizes = batch2._sizes
         if node.should_compute_output(0):
             node._saved_beta = beta
+    fw = _fw.addbmm__pre(self, batch1, batch2, beta, alpha) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16231,6 +17297,8 @@ def addbmm_(ks, self, batch1, batch2, beta, alpha):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.addbmm_(fw, self, batch1, batch2, beta, alpha)
     return result
 
 
@@ -16279,6 +17347,8 @@ def addbmm(ks, self, batch1, batch2, beta, alpha):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.addbmm(result, self, batch1, batch2, beta, alpha)
     return result
 
 
@@ -16291,6 +17361,8 @@ def baddbmm_dtype(ks, self, batch1, batch2, out_dtype, beta, alpha):
     if requires:
         node = NotImplementedNode("aten::baddbmm")
         node._next_edges = requiring_edges(self, batch1, batch2)
+    if FW.active:
+        forbid_forward_fallback("baddbmm", self, batch1, batch2)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -16312,6 +17384,8 @@ def baddbmm_dtype_out(ks, self, batch1, batch2, out_dtype, beta, alpha, out):
         check_out_mutable(out, "aten::baddbmm")
         node = NotImplementedNode("aten::baddbmm")
         node._next_edges = requiring_edges(self, batch1, batch2, out)
+    if FW.active:
+        forbid_forward_fallback("baddbmm", self, batch1, batch2, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16360,6 +17434,8 @@ def elu(ks, self, alpha, scale, input_scale):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.elu(result, self, alpha, scale, input_scale)
     return result
 
 
@@ -16376,6 +17452,8 @@ def elu_(ks, self, alpha, scale, input_scale):
         node._saved_alpha = alpha
         node._saved_input_scale = input_scale
         node._saved_scale = scale
+    if FW.active:
+        forbid_forward("elu_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16420,6 +17498,8 @@ def elu_backward(ks, grad_output, alpha, scale, input_scale, is_result, self_or_
         node._saved_is_result = is_result
         node._saved_scale = scale
         node._raw_saved_self_or_result = SavedVariable(self_or_result)
+    if FW.active:
+        forbid_forward("elu_backward", grad_output, self_or_result)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -16450,6 +17530,8 @@ def celu(ks, self, alpha):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.celu(result, self, alpha)
     return result
 
 
@@ -16464,6 +17546,8 @@ def celu_(ks, self, alpha):
         node = nodes.CeluBackward1()
         node._next_edges = (gradient_edge(self),)
         node._saved_alpha = alpha
+    if FW.active:
+        forbid_forward("celu_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16511,6 +17595,8 @@ def leaky_relu(ks, self, negative_slope):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.leaky_relu(result, self, negative_slope)
     return result
 
 
@@ -16525,6 +17611,8 @@ def leaky_relu_(ks, self, negative_slope):
         node = nodes.LeakyReluBackward1()
         node._next_edges = (gradient_edge(self),)
         node._saved_negative_slope = negative_slope
+    if FW.active:
+        forbid_forward("leaky_relu_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16566,6 +17654,8 @@ def leaky_relu_backward(ks, grad_output, self, negative_slope, self_is_result):
             node._saved_negative_slope = negative_slope
         if node.should_compute_output(0):
             node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("leaky_relu_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -16613,6 +17703,8 @@ def hardtanh(ks, self, min_val, max_val):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.hardtanh(result, self, min_val, max_val)
     return result
 
 
@@ -16629,6 +17721,7 @@ def hardtanh_(ks, self, min_val, max_val):
         node._saved_max_val = max_val
         node._saved_min_val = min_val
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.hardtanh__pre(self, min_val, max_val) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16637,6 +17730,8 @@ def hardtanh_(ks, self, min_val, max_val):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.hardtanh_(fw, self, min_val, max_val)
     return result
 
 
@@ -16671,6 +17766,8 @@ def hardtanh_backward(ks, grad_output, self, min_val, max_val):
             node._saved_min_val = min_val
         if node.should_compute_output(0):
             node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("hardtanh_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -16718,6 +17815,8 @@ def softplus(ks, self, beta, threshold):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.softplus(result, self, beta, threshold)
     return result
 
 
@@ -16751,6 +17850,8 @@ def softplus_backward(ks, grad_output, self, beta, threshold):
             node._raw_saved_grad_output = SavedVariable(grad_output)
         node._raw_saved_self = SavedVariable(self)
         node._saved_threshold = threshold
+    if FW.active:
+        forbid_forward("softplus_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -16780,6 +17881,8 @@ def silu(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.silu(result, self)
     return result
 
 
@@ -16794,6 +17897,7 @@ def silu_(ks, self):
         node = nodes.SiluBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.silu__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16802,6 +17906,8 @@ def silu_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.silu_(fw, self)
     return result
 
 
@@ -16831,6 +17937,8 @@ def silu_backward_grad_input(ks, grad_output, self, grad_input):
         check_out_mutable(grad_input, "aten::silu_backward")
         node = NotImplementedNode("aten::silu_backward")
         node._next_edges = requiring_edges(grad_output, self, grad_input)
+    if FW.active:
+        forbid_forward_fallback("silu_backward", grad_output, self, grad_input)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16851,6 +17959,8 @@ def silu_backward(ks, grad_output, self):
     if requires:
         node = NotImplementedNode("aten::silu_backward")
         node._next_edges = requiring_edges(grad_output, self)
+    if FW.active:
+        forbid_forward_fallback("silu_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -16880,6 +17990,8 @@ def mish(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.mish(result, self)
     return result
 
 
@@ -16894,6 +18006,7 @@ def mish_(ks, self):
         node = nodes.MishBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.mish__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16902,6 +18015,8 @@ def mish_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.mish_(fw, self)
     return result
 
 
@@ -16930,6 +18045,8 @@ def mish_backward(ks, grad_output, self):
     if requires:
         node = NotImplementedNode("aten::mish_backward")
         node._next_edges = requiring_edges(grad_output, self)
+    if FW.active:
+        forbid_forward_fallback("mish_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -16975,6 +18092,8 @@ def hardswish(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.hardswish(result, self)
     return result
 
 
@@ -16989,6 +18108,7 @@ def hardswish_(ks, self):
         node = nodes.HardswishBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.hardswish__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16997,6 +18117,8 @@ def hardswish_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.hardswish_(fw, self)
     return result
 
 
@@ -17012,6 +18134,8 @@ def hardswish_backward(ks, grad_output, self):
         if node.should_compute_output(1):
             node._raw_saved_grad_output = SavedVariable(grad_output)
         node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("hardswish_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -17057,6 +18181,8 @@ def hardsigmoid(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.hardsigmoid(result, self)
     return result
 
 
@@ -17071,6 +18197,7 @@ def hardsigmoid_(ks, self):
         node = nodes.HardsigmoidBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
+    fw = _fw.hardsigmoid__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -17079,6 +18206,8 @@ def hardsigmoid_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.hardsigmoid_(fw, self)
     return result
 
 
@@ -17092,6 +18221,8 @@ def hardsigmoid_backward_grad_input(ks, grad_output, self, grad_input):
         check_out_mutable(grad_input, "aten::hardsigmoid_backward")
         node = NotImplementedNode("aten::hardsigmoid_backward")
         node._next_edges = requiring_edges(grad_output, self, grad_input)
+    if FW.active:
+        forbid_forward_fallback("hardsigmoid_backward", grad_output, self, grad_input)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -17112,6 +18243,8 @@ def hardsigmoid_backward(ks, grad_output, self):
     if requires:
         node = NotImplementedNode("aten::hardsigmoid_backward")
         node._next_edges = requiring_edges(grad_output, self)
+    if FW.active:
+        forbid_forward_fallback("hardsigmoid_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -17158,6 +18291,8 @@ def softshrink(ks, self, lambd):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.softshrink(result, self, lambd)
     return result
 
 
@@ -17190,6 +18325,8 @@ def softshrink_backward(ks, grad_output, self, lambd):
             node._saved_lambd = lambd
         if node.should_compute_output(0):
             node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("softshrink_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -17236,6 +18373,8 @@ def hardshrink(ks, self, lambd):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.hardshrink(result, self, lambd)
     return result
 
 
@@ -17268,6 +18407,8 @@ def hardshrink_backward(ks, grad_out, self, lambd):
             node._saved_lambd = lambd
         if node.should_compute_output(0):
             node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("hardshrink_backward", grad_out, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -17298,6 +18439,8 @@ def threshold(ks, self, threshold, value):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.threshold(result, self, threshold, value)
     return result
 
 
@@ -17313,6 +18456,8 @@ def threshold_(ks, self, threshold, value):
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
         node._saved_threshold = threshold
+    if FW.active:
+        forbid_forward("threshold_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -17367,6 +18512,8 @@ def glu(ks, self, dim):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("glu", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -17407,6 +18554,8 @@ def glu_backward(ks, grad_output, self, dim):
         if node.should_compute_output(1):
             node._raw_saved_grad_output = SavedVariable(grad_output)
         node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("glu_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -17428,6 +18577,8 @@ def log_sigmoid_forward(ks, self):
         node = nodes.LogSigmoidBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("log_sigmoid_forward", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -17456,6 +18607,8 @@ def log_sigmoid_backward(ks, grad_output, self, buffer):
         if node.should_compute_output(1):
             node._raw_saved_grad_output = SavedVariable(grad_output)
         node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("log_sigmoid_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -17478,6 +18631,8 @@ def _prelu_kernel(ks, self, weight):
         node._next_edges = (gradient_edge(self), gradient_edge(weight))
         node._raw_saved_self = SavedVariable(self)
         node._raw_saved_weight = SavedVariable(weight)
+    if FW.active:
+        forbid_forward("_prelu_kernel", self, weight)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -17502,6 +18657,8 @@ def _prelu_kernel_backward(ks, grad_output, self, weight):
         node._raw_saved_self = SavedVariable(self)
         if node.should_compute_output(0) or node.should_compute_output(2):
             node._raw_saved_weight = SavedVariable(weight)
+    if FW.active:
+        forbid_forward("_prelu_kernel_backward", grad_output, self, weight)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -17542,6 +18699,8 @@ def gelu_backward(ks, grad_output, self, approximate):
         if node.should_compute_output(1):
             node._raw_saved_grad_output = SavedVariable(grad_output)
         node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("gelu_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -17566,6 +18725,8 @@ def native_layer_norm(ks, input, normalized_shape, weight, bias, eps):
         node._raw_saved_input = SavedVariable(input)
         node._saved_normalized_shape = normalized_shape
         node._raw_saved_weight = SavedVariable(weight)
+    if FW.active:
+        forbid_forward("native_layer_norm", input, weight, bias)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -17588,6 +18749,8 @@ def native_layer_norm_backward(ks, grad_out, input, normalized_shape, mean, rstd
     if requires:
         node = nodes.NativeLayerNormBackwardBackward0()
         node._next_edges = (gradient_edge(grad_out), gradient_edge(input), gradient_edge(mean), gradient_edge(rstd), gradient_edge(weight), gradient_edge(bias))
+    if FW.active:
+        forbid_forward("native_layer_norm_backward", grad_out, input, mean, rstd, weight, bias)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -17618,6 +18781,8 @@ def native_batch_norm(ks, input, weight, bias, running_mean, running_var, traini
         node._raw_saved_running_var = SavedVariable(running_var)
         node._saved_training = training
         node._raw_saved_weight = SavedVariable(weight)
+    if FW.active:
+        forbid_forward("native_batch_norm", input, weight, bias)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -17644,6 +18809,8 @@ def native_batch_norm_backward(ks, grad_out, input, weight, running_mean, runnin
     if requires:
         node = nodes.NativeBatchNormBackwardBackward0()
         node._next_edges = (gradient_edge(grad_out), gradient_edge(input), gradient_edge(weight), gradient_edge(save_mean), gradient_edge(save_invstd))
+    if FW.active:
+        forbid_forward("native_batch_norm_backward", grad_out, input, weight, save_mean, save_invstd)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -17671,6 +18838,8 @@ def native_group_norm(ks, input, weight, bias, N, C, HxW, group, eps):
         node._saved_group = group
         node._raw_saved_input = SavedVariable(input)
         node._raw_saved_weight = SavedVariable(weight)
+    if FW.active:
+        forbid_forward("native_group_norm", input, weight, bias)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -17693,6 +18862,8 @@ def native_group_norm_backward(ks, grad_out, input, mean, rstd, weight, N, C, Hx
     if requires:
         node = NotImplementedNode("aten::native_group_norm_backward")
         node._next_edges = requiring_edges(grad_out, input, mean, rstd, weight)
+    if FW.active:
+        forbid_forward_fallback("native_group_norm_backward", grad_out, input, mean, rstd, weight)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -17733,6 +18904,8 @@ def smooth_l1_loss(ks, self, target, reduction, beta):
         node._saved_reduction = reduction
         node._raw_saved_self = SavedVariable(self)
         node._raw_saved_target = SavedVariable(target)
+    if FW.active:
+        forbid_forward("smooth_l1_loss", self, target)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -17759,6 +18932,8 @@ def smooth_l1_loss_backward(ks, grad_output, self, target, reduction, beta):
         node._saved_reduction = reduction
         node._raw_saved_self = SavedVariable(self)
         node._raw_saved_target = SavedVariable(target)
+    if FW.active:
+        forbid_forward("smooth_l1_loss_backward", grad_output, self, target)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -17783,6 +18958,8 @@ def huber_loss(ks, self, target, reduction, delta):
         node._saved_reduction = reduction
         node._raw_saved_self = SavedVariable(self)
         node._raw_saved_target = SavedVariable(target)
+    if FW.active:
+        forbid_forward("huber_loss", self, target)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -17808,6 +18985,8 @@ def huber_loss_backward(ks, grad_output, self, target, reduction, delta):
         node._saved_reduction = reduction
         node._raw_saved_self = SavedVariable(self)
         node._raw_saved_target = SavedVariable(target)
+    if FW.active:
+        forbid_forward("huber_loss_backward", grad_output, self, target)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -17833,6 +19012,8 @@ def soft_margin_loss(ks, self, target, reduction):
         node._saved_reduction = reduction
         node._raw_saved_self = SavedVariable(self)
         node._raw_saved_target = SavedVariable(target)
+    if FW.active:
+        forbid_forward("soft_margin_loss", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -17859,6 +19040,8 @@ def soft_margin_loss_backward(ks, grad_output, self, target, reduction):
         node._saved_reduction = reduction
         node._raw_saved_self = SavedVariable(self)
         node._raw_saved_target = SavedVariable(target)
+    if FW.active:
+        forbid_forward("soft_margin_loss_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -17885,6 +19068,8 @@ def binary_cross_entropy(ks, self, target, weight, reduction):
         node._raw_saved_self = SavedVariable(self)
         node._raw_saved_target = SavedVariable(target)
         node._raw_saved_weight = SavedVariable(weight)
+    if FW.active:
+        forbid_forward("binary_cross_entropy", self, target)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -17913,6 +19098,8 @@ def binary_cross_entropy_backward(ks, grad_output, self, target, weight, reducti
         node._raw_saved_self = SavedVariable(self)
         node._raw_saved_target = SavedVariable(target)
         node._raw_saved_weight = SavedVariable(weight)
+    if FW.active:
+        forbid_forward("binary_cross_entropy_backward", grad_output, self, target)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -17942,6 +19129,8 @@ def binary_cross_entropy_with_logits(ks, self, target, weight, pos_weight, reduc
         node._raw_saved_self = SavedVariable(self)
         node._raw_saved_target = SavedVariable(target)
         node._raw_saved_weight = SavedVariable(weight)
+    if FW.active:
+        forbid_forward("binary_cross_entropy_with_logits", self, target)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -17971,6 +19160,8 @@ def _scaled_dot_product_flash_attention_for_cpu(ks, query, key, value, dropout_p
         node._raw_saved_query = SavedVariable(query)
         node._saved_scale = scale
         node._raw_saved_value = SavedVariable(value)
+    if FW.active:
+        forbid_forward("_scaled_dot_product_flash_attention_for_cpu", query, key, value)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -17993,6 +19184,8 @@ def _scaled_dot_product_flash_attention_for_cpu_backward(ks, grad_out, query, ke
     if requires:
         node = NotImplementedNode("aten::_scaled_dot_product_flash_attention_for_cpu_backward")
         node._next_edges = requiring_edges(grad_out, query, key, value, out, logsumexp, attn_mask)
+    if FW.active:
+        forbid_forward_fallback("_scaled_dot_product_flash_attention_for_cpu_backward", grad_out, query, key, value, out, logsumexp, attn_mask)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -18015,6 +19208,8 @@ def _safe_softmax(ks, self, dim, dtype):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_self_dtype = self.dtype
+    if FW.active:
+        forbid_forward("_safe_softmax", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -18045,6 +19240,8 @@ def convolution(ks, input, weight, bias, stride, padding, dilation, transposed, 
         node._saved_stride = stride
         node._saved_transposed = transposed
         node._raw_saved_weight = SavedVariable(weight)
+    if FW.active:
+        forbid_forward("convolution", input, weight, bias)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -18074,6 +19271,8 @@ def convolution_backward(ks, grad_output, input, weight, bias_sizes, stride, pad
         node._saved_stride = stride
         node._saved_transposed = transposed
         node._raw_saved_weight = SavedVariable(weight)
+    if FW.active:
+        forbid_forward("convolution_backward", grad_output, input, weight)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -18095,6 +19294,8 @@ def constant_pad_nd(ks, self, pad, value):
         node = nodes.ConstantPadNdBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_pad = pad
+    if FW.active:
+        forbid_forward("constant_pad_nd", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -18125,6 +19326,8 @@ def reflection_pad1d(ks, self, padding):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.reflection_pad1d(result, self, padding)
     return result
 
 
@@ -18141,6 +19344,8 @@ def reflection_pad1d_backward(ks, grad_output, self, padding):
             node._saved_padding = padding
         if node.should_compute_output(1):
             node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("reflection_pad1d_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -18171,6 +19376,8 @@ def reflection_pad2d(ks, self, padding):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.reflection_pad2d(result, self, padding)
     return result
 
 
@@ -18187,6 +19394,8 @@ def reflection_pad2d_backward(ks, grad_output, self, padding):
             node._saved_padding = padding
         if node.should_compute_output(1):
             node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("reflection_pad2d_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -18217,6 +19426,8 @@ def reflection_pad3d(ks, self, padding):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.reflection_pad3d(result, self, padding)
     return result
 
 
@@ -18233,6 +19444,8 @@ def reflection_pad3d_backward(ks, grad_output, self, padding):
             node._saved_padding = padding
         if node.should_compute_output(1):
             node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("reflection_pad3d_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -18263,6 +19476,8 @@ def replication_pad1d(ks, self, padding):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.replication_pad1d(result, self, padding)
     return result
 
 
@@ -18279,6 +19494,8 @@ def replication_pad1d_backward(ks, grad_output, self, padding):
             node._saved_padding = padding
         if node.should_compute_output(1):
             node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("replication_pad1d_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -18309,6 +19526,8 @@ def replication_pad2d(ks, self, padding):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.replication_pad2d(result, self, padding)
     return result
 
 
@@ -18325,6 +19544,8 @@ def replication_pad2d_backward(ks, grad_output, self, padding):
             node._saved_padding = padding
         if node.should_compute_output(1):
             node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("replication_pad2d_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -18355,6 +19576,8 @@ def replication_pad3d(ks, self, padding):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.replication_pad3d(result, self, padding)
     return result
 
 
@@ -18371,6 +19594,8 @@ def replication_pad3d_backward(ks, grad_output, self, padding):
             node._saved_padding = padding
         if node.should_compute_output(1):
             node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("replication_pad3d_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -18397,6 +19622,8 @@ def max_pool2d_with_indices(ks, self, kernel_size, stride, padding, dilation, ce
         node._saved_padding = padding
         node._raw_saved_self = SavedVariable(self)
         node._saved_stride = stride
+    if FW.active:
+        forbid_forward("max_pool2d_with_indices", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -18430,6 +19657,8 @@ def max_pool2d_with_indices_backward(ks, grad_output, self, kernel_size, stride,
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.max_pool2d_with_indices_backward(result, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices)
     return result
 
 
@@ -18448,6 +19677,8 @@ def max_pool3d_with_indices(ks, self, kernel_size, stride, padding, dilation, ce
         node._saved_padding = padding
         node._raw_saved_self = SavedVariable(self)
         node._saved_stride = stride
+    if FW.active:
+        forbid_forward("max_pool3d_with_indices", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -18481,6 +19712,8 @@ def max_pool3d_with_indices_backward(ks, grad_output, self, kernel_size, stride,
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.max_pool3d_with_indices_backward(result, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices)
     return result
 
 
@@ -18508,6 +19741,8 @@ def avg_pool2d(ks, self, kernel_size, stride, padding, ceil_mode, count_include_
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.avg_pool2d(result, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
     return result
 
 
@@ -18534,6 +19769,8 @@ def avg_pool2d_backward(ks, grad_output, self, kernel_size, stride, padding, cei
             node._raw_saved_self = SavedVariable(self)
         if node.should_compute_output(0):
             node._saved_stride = stride
+    if FW.active:
+        forbid_forward("avg_pool2d_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -18569,6 +19806,8 @@ def avg_pool3d(ks, self, kernel_size, stride, padding, ceil_mode, count_include_
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.avg_pool3d(result, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
     return result
 
 
@@ -18595,6 +19834,8 @@ def avg_pool3d_backward(ks, grad_output, self, kernel_size, stride, padding, cei
             node._raw_saved_self = SavedVariable(self)
         if node.should_compute_output(0):
             node._saved_stride = stride
+    if FW.active:
+        forbid_forward("avg_pool3d_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -18624,6 +19865,8 @@ def _adaptive_avg_pool2d(ks, self, output_size):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw._adaptive_avg_pool2d(result, self, output_size)
     return result
 
 
@@ -18640,6 +19883,8 @@ def _adaptive_avg_pool2d_backward(ks, grad_output, self):
             node._saved_grad_output_sizes = grad_output._sizes
         if node.should_compute_output(1):
             node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("_adaptive_avg_pool2d_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -18661,6 +19906,8 @@ def adaptive_max_pool2d(ks, self, output_size):
         node = nodes.AdaptiveMaxPool2DBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("adaptive_max_pool2d", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -18696,6 +19943,8 @@ def adaptive_max_pool2d_backward(ks, grad_output, self, indices):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.adaptive_max_pool2d_backward(result, grad_output, self, indices)
     return result
 
 
@@ -18719,6 +19968,8 @@ def upsample_nearest1d(ks, self, output_size, scales):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.upsample_nearest1d(result, self, output_size, scales)
     return result
 
 
@@ -18741,6 +19992,8 @@ def upsample_nearest1d_backward(ks, grad_output, output_size, input_size, scales
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.upsample_nearest1d_backward(result, grad_output, output_size, input_size, scales)
     return result
 
 
@@ -18764,6 +20017,8 @@ def _upsample_nearest_exact1d(ks, self, output_size, scales):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw._upsample_nearest_exact1d(result, self, output_size, scales)
     return result
 
 
@@ -18786,6 +20041,8 @@ def _upsample_nearest_exact1d_backward(ks, grad_output, output_size, input_size,
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw._upsample_nearest_exact1d_backward(result, grad_output, output_size, input_size, scales)
     return result
 
 
@@ -18810,6 +20067,8 @@ def upsample_nearest2d(ks, self, output_size, scales_h, scales_w):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.upsample_nearest2d(result, self, output_size, scales_h, scales_w)
     return result
 
 
@@ -18833,6 +20092,8 @@ def upsample_nearest2d_backward(ks, grad_output, output_size, input_size, scales
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.upsample_nearest2d_backward(result, grad_output, output_size, input_size, scales_h, scales_w)
     return result
 
 
@@ -18857,6 +20118,8 @@ def _upsample_nearest_exact2d(ks, self, output_size, scales_h, scales_w):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw._upsample_nearest_exact2d(result, self, output_size, scales_h, scales_w)
     return result
 
 
@@ -18880,6 +20143,8 @@ def _upsample_nearest_exact2d_backward(ks, grad_output, output_size, input_size,
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw._upsample_nearest_exact2d_backward(result, grad_output, output_size, input_size, scales_h, scales_w)
     return result
 
 
@@ -18905,6 +20170,8 @@ def upsample_nearest3d(ks, self, output_size, scales_d, scales_h, scales_w):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.upsample_nearest3d(result, self, output_size, scales_d, scales_h, scales_w)
     return result
 
 
@@ -18929,6 +20196,8 @@ def upsample_nearest3d_backward(ks, grad_output, output_size, input_size, scales
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.upsample_nearest3d_backward(result, grad_output, output_size, input_size, scales_d, scales_h, scales_w)
     return result
 
 
@@ -18954,6 +20223,8 @@ def _upsample_nearest_exact3d(ks, self, output_size, scales_d, scales_h, scales_
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw._upsample_nearest_exact3d(result, self, output_size, scales_d, scales_h, scales_w)
     return result
 
 
@@ -18978,6 +20249,8 @@ def _upsample_nearest_exact3d_backward(ks, grad_output, output_size, input_size,
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw._upsample_nearest_exact3d_backward(result, grad_output, output_size, input_size, scales_d, scales_h, scales_w)
     return result
 
 
@@ -19002,6 +20275,8 @@ def upsample_linear1d(ks, self, output_size, align_corners, scales):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.upsample_linear1d(result, self, output_size, align_corners, scales)
     return result
 
 
@@ -19025,6 +20300,8 @@ def upsample_linear1d_backward(ks, grad_output, output_size, input_size, align_c
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.upsample_linear1d_backward(result, grad_output, output_size, input_size, align_corners, scales)
     return result
 
 
@@ -19050,6 +20327,8 @@ def upsample_bilinear2d(ks, self, output_size, align_corners, scales_h, scales_w
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.upsample_bilinear2d(result, self, output_size, align_corners, scales_h, scales_w)
     return result
 
 
@@ -19074,6 +20353,8 @@ def upsample_bilinear2d_backward(ks, grad_output, output_size, input_size, align
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.upsample_bilinear2d_backward(result, grad_output, output_size, input_size, align_corners, scales_h, scales_w)
     return result
 
 
@@ -19099,6 +20380,8 @@ def upsample_bicubic2d(ks, self, output_size, align_corners, scales_h, scales_w)
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.upsample_bicubic2d(result, self, output_size, align_corners, scales_h, scales_w)
     return result
 
 
@@ -19123,6 +20406,8 @@ def upsample_bicubic2d_backward(ks, grad_output, output_size, input_size, align_
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.upsample_bicubic2d_backward(result, grad_output, output_size, input_size, align_corners, scales_h, scales_w)
     return result
 
 
@@ -19149,6 +20434,8 @@ def upsample_trilinear3d(ks, self, output_size, align_corners, scales_d, scales_
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.upsample_trilinear3d(result, self, output_size, align_corners, scales_d, scales_h, scales_w)
     return result
 
 
@@ -19174,6 +20461,8 @@ def upsample_trilinear3d_backward(ks, grad_output, output_size, input_size, alig
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.upsample_trilinear3d_backward(result, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w)
     return result
 
 
@@ -19199,6 +20488,8 @@ def im2col(ks, self, kernel_size, dilation, padding, stride):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.im2col(result, self, kernel_size, dilation, padding, stride)
     return result
 
 
@@ -19223,6 +20514,8 @@ def col2im(ks, self, output_size, kernel_size, dilation, padding, stride):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.col2im(result, self, output_size, kernel_size, dilation, padding, stride)
     return result
 
 
@@ -19244,6 +20537,8 @@ def pixel_shuffle(ks, self, upscale_factor):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.pixel_shuffle(result, self, upscale_factor)
     return result
 
 
@@ -19265,6 +20560,8 @@ def pixel_unshuffle(ks, self, downscale_factor):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.pixel_unshuffle(result, self, downscale_factor)
     return result
 
 
@@ -19438,6 +20735,8 @@ def _linalg_det(ks, A):
         node = nodes.LinalgDetBackward0()
         node._next_edges = (gradient_edge(A),)
         node._raw_saved_A = SavedVariable(A)
+    if FW.active:
+        forbid_forward("_linalg_det", A)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -19478,6 +20777,8 @@ def _linalg_slogdet(ks, A):
         node = nodes.LinalgSlogdetBackward0()
         node._next_edges = (gradient_edge(A),)
         node._raw_saved_A = SavedVariable(A)
+    if FW.active:
+        forbid_forward("_linalg_slogdet", A)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -19531,6 +20832,8 @@ def linalg_inv_ex(ks, A, check_errors):
     if requires:
         node = nodes.LinalgInvExBackward0()
         node._next_edges = (gradient_edge(A),)
+    if FW.active:
+        forbid_forward("linalg_inv_ex", A)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -19570,6 +20873,8 @@ def _linalg_solve_ex(ks, A, B, left, check_errors):
         node._next_edges = (gradient_edge(A), gradient_edge(B))
         node._raw_saved_A = SavedVariable(A)
         node._saved_left = left
+    if FW.active:
+        forbid_forward("_linalg_solve_ex", A, B)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -19609,6 +20914,8 @@ def linalg_cholesky_ex(ks, self, upper, check_errors):
         node = nodes.LinalgCholeskyExBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_upper = upper
+    if FW.active:
+        forbid_forward("linalg_cholesky_ex", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -19647,6 +20954,8 @@ def linalg_qr(ks, A, mode):
         node = nodes.LinalgQrBackward0()
         node._next_edges = (gradient_edge(A),)
         node._saved_mode = mode
+    if FW.active:
+        forbid_forward("linalg_qr", A)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -19686,6 +20995,8 @@ def _linalg_svd(ks, A, full_matrices, compute_uv, driver):
         node = nodes.LinalgSvdBackward0()
         node._next_edges = (gradient_edge(A),)
         node._saved_full_matrices = full_matrices
+    if FW.active:
+        forbid_forward("_linalg_svd", A)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -19725,6 +21036,8 @@ def _linalg_eigh(ks, A, UPLO, compute_v):
     if requires:
         node = nodes.LinalgEighBackward0()
         node._next_edges = (gradient_edge(A),)
+    if FW.active:
+        forbid_forward("_linalg_eigh", A)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -19775,6 +21088,8 @@ def _fft_r2c(ks, self, dim, normalization, onesided):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw._fft_r2c(result, self, dim, normalization, onesided)
     return result
 
 
@@ -19813,6 +21128,8 @@ def _fft_c2r(ks, self, dim, normalization, last_dim_size):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw._fft_c2r(result, self, dim, normalization, last_dim_size)
     return result
 
 
@@ -19852,6 +21169,8 @@ def _fft_c2c(ks, self, dim, normalization, forward):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw._fft_c2c(result, self, dim, normalization, forward)
     return result
 
 
@@ -19895,6 +21214,8 @@ def fft_fftfreq_out(ks, n, d, out):
         check_out_mutable(out, "aten::fft_fftfreq")
         node = NotImplementedNode("aten::fft_fftfreq")
         node._next_edges = requiring_edges(out,)
+    if FW.active:
+        forbid_forward_fallback("fft_fftfreq", out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -19930,6 +21251,8 @@ def fft_rfftfreq_out(ks, n, d, out):
         check_out_mutable(out, "aten::fft_rfftfreq")
         node = NotImplementedNode("aten::fft_rfftfreq")
         node._next_edges = requiring_edges(out,)
+    if FW.active:
+        forbid_forward_fallback("fft_rfftfreq", out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -19951,6 +21274,8 @@ def linalg_eig(ks, self):
         node = nodes.LinalgEigBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_self_dtype = self.dtype
+    if FW.active:
+        forbid_forward("linalg_eig", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -19989,6 +21314,8 @@ def _linalg_eigvals(ks, self):
     if requires:
         node = NotImplementedNode("aten::_linalg_eigvals")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("_linalg_eigvals", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -20010,6 +21337,8 @@ def linalg_eigvals_out(ks, self, out):
         check_out_mutable(out, "aten::linalg_eigvals")
         node = NotImplementedNode("aten::linalg_eigvals")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("linalg_eigvals", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20050,6 +21379,8 @@ def linalg_solve_triangular(ks, self, B, upper, left, unitriangular):
         node._raw_saved_self = SavedVariable(self)
         node._saved_unitriangular = unitriangular
         node._saved_upper = upper
+    if FW.active:
+        forbid_forward("linalg_solve_triangular", self, B)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -20073,6 +21404,8 @@ def expand_copy(ks, self, size, implicit):
         node = nodes.ExpandBackward0_copy()
         node._next_edges = (gradient_edge(self),)
         node._saved_self_sizes = self._sizes
+    if FW.active:
+        forbid_forward("expand_copy", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -20094,6 +21427,8 @@ def expand_copy_out(ks, self, size, implicit, out):
         check_out_mutable(out, "aten::expand_copy")
         node = NotImplementedNode("aten::expand_copy")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("expand_copy", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20115,6 +21450,8 @@ def permute_copy(ks, self, dims):
         node = nodes.PermuteBackward0_copy()
         node._next_edges = (gradient_edge(self),)
         node._saved_dims = dims
+    if FW.active:
+        forbid_forward("permute_copy", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -20136,6 +21473,8 @@ def permute_copy_out(ks, self, dims, out):
         check_out_mutable(out, "aten::permute_copy")
         node = NotImplementedNode("aten::permute_copy")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("permute_copy", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20162,6 +21501,8 @@ def as_strided_copy(ks, self, size, stride, storage_offset):
         node._saved_size = size
         node._saved_storage_offset = storage_offset
         node._saved_stride = stride
+    if FW.active:
+        forbid_forward("as_strided_copy", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -20183,6 +21524,8 @@ def as_strided_copy_out(ks, self, size, stride, storage_offset, out):
         check_out_mutable(out, "aten::as_strided_copy")
         node = NotImplementedNode("aten::as_strided_copy")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("as_strided_copy", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20203,6 +21546,8 @@ def alias_copy(ks, self):
     if requires:
         node = nodes.AliasBackward0_copy()
         node._next_edges = (gradient_edge(self),)
+    if FW.active:
+        forbid_forward("alias_copy", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -20224,6 +21569,8 @@ def alias_copy_out(ks, self, out):
         check_out_mutable(out, "aten::alias_copy")
         node = NotImplementedNode("aten::alias_copy")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("alias_copy", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20256,6 +21603,8 @@ def narrow_copy(ks, self, dim, start, length):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.narrow_copy(result, self, dim, start, length)
     return result
 
 
@@ -20285,6 +21634,8 @@ def view_copy(ks, self, size):
         node = nodes.ViewBackward0_copy()
         node._next_edges = (gradient_edge(self),)
         node._saved_self_sizes = self._sizes
+    if FW.active:
+        forbid_forward("view_copy", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -20306,6 +21657,8 @@ def view_copy_out(ks, self, size, out):
         check_out_mutable(out, "aten::view_copy")
         node = NotImplementedNode("aten::view_copy")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("view_copy", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20341,6 +21694,8 @@ def view_copy_dtype_out(ks, self, dtype, out):
         check_out_mutable(out, "aten::view_copy")
         node = NotImplementedNode("aten::view_copy")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("view_copy", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20365,6 +21720,8 @@ def unfold_copy(ks, self, dimension, size, step):
         node._saved_self_sizes = self._sizes
         node._saved_size = size
         node._saved_step = step
+    if FW.active:
+        forbid_forward("unfold_copy", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -20386,6 +21743,8 @@ def unfold_copy_out(ks, self, dimension, size, step, out):
         check_out_mutable(out, "aten::unfold_copy")
         node = NotImplementedNode("aten::unfold_copy")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("unfold_copy", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20407,6 +21766,8 @@ def squeeze_copy(ks, self):
         node = nodes.SqueezeBackward0_copy()
         node._next_edges = (gradient_edge(self),)
         node._saved_self_sizes = self._sizes
+    if FW.active:
+        forbid_forward("squeeze_copy", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -20428,6 +21789,8 @@ def squeeze_copy_out(ks, self, out):
         check_out_mutable(out, "aten::squeeze_copy")
         node = NotImplementedNode("aten::squeeze_copy")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("squeeze_copy", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20450,6 +21813,8 @@ def squeeze_copy_dim(ks, self, dim):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_self_sizes = self._sizes
+    if FW.active:
+        forbid_forward("squeeze_copy", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -20471,6 +21836,8 @@ def squeeze_copy_dim_out(ks, self, dim, out):
         check_out_mutable(out, "aten::squeeze_copy")
         node = NotImplementedNode("aten::squeeze_copy")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("squeeze_copy", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20493,6 +21860,8 @@ def squeeze_copy_dims(ks, self, dim):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_self_sizes = self._sizes
+    if FW.active:
+        forbid_forward("squeeze_copy", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -20514,6 +21883,8 @@ def squeeze_copy_dims_out(ks, self, dim, out):
         check_out_mutable(out, "aten::squeeze_copy")
         node = NotImplementedNode("aten::squeeze_copy")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("squeeze_copy", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20535,6 +21906,8 @@ def unsqueeze_copy(ks, self, dim):
         node = nodes.UnsqueezeBackward0_copy()
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
+    if FW.active:
+        forbid_forward("unsqueeze_copy", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -20556,6 +21929,8 @@ def unsqueeze_copy_out(ks, self, dim, out):
         check_out_mutable(out, "aten::unsqueeze_copy")
         node = NotImplementedNode("aten::unsqueeze_copy")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("unsqueeze_copy", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20578,6 +21953,8 @@ def transpose_copy_int(ks, self, dim0, dim1):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim0 = dim0
         node._saved_dim1 = dim1
+    if FW.active:
+        forbid_forward("transpose_copy", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -20599,6 +21976,8 @@ def transpose_copy_int_out(ks, self, dim0, dim1, out):
         check_out_mutable(out, "aten::transpose_copy")
         node = NotImplementedNode("aten::transpose_copy")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("transpose_copy", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20619,6 +21998,8 @@ def t_copy(ks, self):
     if requires:
         node = nodes.TBackward0_copy()
         node._next_edges = (gradient_edge(self),)
+    if FW.active:
+        forbid_forward("t_copy", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -20640,6 +22021,8 @@ def t_copy_out(ks, self, out):
         check_out_mutable(out, "aten::t_copy")
         node = NotImplementedNode("aten::t_copy")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("t_copy", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20661,6 +22044,8 @@ def diagonal_copy_out(ks, self, offset, dim1, dim2, out):
         check_out_mutable(out, "aten::diagonal_copy")
         node = NotImplementedNode("aten::diagonal_copy")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("diagonal_copy", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20685,6 +22070,8 @@ def split_with_sizes_copy(ks, self, split_sizes, dim):
         node._saved_self_dtype = self.dtype
         node._saved_self_sizes = self._sizes
         node._saved_split_sizes = split_sizes
+    if FW.active:
+        forbid_forward("split_with_sizes_copy", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -20722,6 +22109,8 @@ def unbind_copy_int(ks, self, dim):
         node._saved_dim = dim
         node._saved_self_dtype = self.dtype
         node._saved_self_sizes = self._sizes
+    if FW.active:
+        forbid_forward("unbind_copy", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -20773,6 +22162,8 @@ def as_strided_scatter(ks, self, src, size, stride, storage_offset):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.as_strided_scatter(result, self, src, size, stride, storage_offset)
     return result
 
 
@@ -20786,6 +22177,8 @@ def as_strided_scatter_out(ks, self, src, size, stride, storage_offset, out):
         check_out_mutable(out, "aten::as_strided_scatter")
         node = NotImplementedNode("aten::as_strided_scatter")
         node._next_edges = requiring_edges(self, src, out)
+    if FW.active:
+        forbid_forward_fallback("as_strided_scatter", self, src, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20814,6 +22207,8 @@ def fill_Scalar(ks, self, value):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.fill_Scalar(result, self, value)
     return result
 
 
@@ -20834,6 +22229,8 @@ def fill_Tensor(ks, self, value):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.fill_Tensor(result, self, value)
     return result
 
 
@@ -20847,6 +22244,8 @@ def cauchy_(ks, self, median, sigma, generator):
         check_inplace(self)
         node = nodes.CauchyBackward0()
         node._next_edges = (gradient_edge(self),)
+    if FW.active:
+        forbid_forward("cauchy_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20868,6 +22267,8 @@ def log_normal_(ks, self, mean, std, generator):
         check_inplace(self)
         node = nodes.LogNormalBackward0()
         node._next_edges = (gradient_edge(self),)
+    if FW.active:
+        forbid_forward("log_normal_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20889,6 +22290,8 @@ def exponential_(ks, self, lambd, generator):
         check_inplace(self)
         node = nodes.ExponentialBackward0()
         node._next_edges = (gradient_edge(self),)
+    if FW.active:
+        forbid_forward("exponential_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20910,6 +22313,8 @@ def geometric_(ks, self, p, generator):
         check_inplace(self)
         node = nodes.GeometricBackward0()
         node._next_edges = (gradient_edge(self),)
+    if FW.active:
+        forbid_forward("geometric_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20955,6 +22360,8 @@ def normal_Tensor_float(ks, mean, std, generator):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.normal_Tensor_float(result, mean, std, generator)
     return result
 
 
@@ -20992,6 +22399,8 @@ def normal_float_Tensor(ks, mean, std, generator):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.normal_float_Tensor(result, mean, std, generator)
     return result
 
 
@@ -21024,6 +22433,8 @@ def normal_Tensor_Tensor(ks, mean, std, generator):
             node._saved_mean_sizes = mean._sizes
         if node.should_compute_output(1):
             node._saved_std_sizes = std._sizes
+    if FW.active:
+        forbid_forward("normal", mean, std)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -21059,6 +22470,8 @@ def normal_float_float_out(ks, mean, std, size, generator, out):
         check_out_mutable(out, "aten::normal")
         node = NotImplementedNode("aten::normal")
         node._next_edges = requiring_edges(out,)
+    if FW.active:
+        forbid_forward_fallback("normal", out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -21136,6 +22549,8 @@ def nonzero_static_out(ks, self, size, fill_value, out):
         check_out_mutable(out, "aten::nonzero_static")
         node = NotImplementedNode("aten::nonzero_static")
         node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("nonzero_static", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -21156,6 +22571,8 @@ def nonzero_static(ks, self, size, fill_value):
     if requires:
         node = NotImplementedNode("aten::nonzero_static")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("nonzero_static", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -21176,6 +22593,8 @@ def _chunk_cat(ks, tensors, dim, num_chunks):
     if requires:
         node = NotImplementedNode("aten::_chunk_cat")
         node._next_edges = requiring_edges(tensors,)
+    if FW.active:
+        forbid_forward_fallback("_chunk_cat", tensors)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -21197,6 +22616,8 @@ def _chunk_cat_out(ks, tensors, dim, num_chunks, out):
         check_out_mutable(out, "aten::_chunk_cat")
         node = NotImplementedNode("aten::_chunk_cat")
         node._next_edges = requiring_edges(tensors, out)
+    if FW.active:
+        forbid_forward_fallback("_chunk_cat", tensors, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -21553,6 +22974,8 @@ def view_as_real(ks, self):
     if requires:
         node = nodes.ViewAsRealBackward0()
         node._next_edges = (gradient_edge(self),)
+    if FW.active:
+        forbid_forward("view_as_real", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -21573,6 +22996,8 @@ def view_as_complex(ks, self):
     if requires:
         node = nodes.ViewAsComplexBackward0()
         node._next_edges = (gradient_edge(self),)
+    if FW.active:
+        forbid_forward("view_as_complex", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -21593,6 +23018,8 @@ def complex(ks, real, imag):
     if requires:
         node = nodes.ComplexBackward0()
         node._next_edges = (gradient_edge(real), gradient_edge(imag))
+    if FW.active:
+        forbid_forward("complex", real, imag)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -21629,6 +23056,8 @@ def polar(ks, abs, angle):
     if requires:
         node = nodes.PolarBackward0()
         node._next_edges = (gradient_edge(abs), gradient_edge(angle))
+    if FW.active:
+        forbid_forward("polar", abs, angle)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -21680,6 +23109,8 @@ def logspace_Tensor_Tensor(ks, start, end, steps, base, dtype, layout, device, p
     if requires:
         node = NotImplementedNode("aten::logspace")
         node._next_edges = requiring_edges(start, end)
+    if FW.active:
+        forbid_forward_fallback("logspace", start, end)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -21700,6 +23131,8 @@ def logspace_Tensor_Scalar(ks, start, end, steps, base, dtype, layout, device, p
     if requires:
         node = NotImplementedNode("aten::logspace")
         node._next_edges = requiring_edges(start,)
+    if FW.active:
+        forbid_forward_fallback("logspace", start)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -21720,6 +23153,8 @@ def logspace_Scalar_Tensor(ks, start, end, steps, base, dtype, layout, device, p
     if requires:
         node = NotImplementedNode("aten::logspace")
         node._next_edges = requiring_edges(end,)
+    if FW.active:
+        forbid_forward_fallback("logspace", end)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -21741,6 +23176,8 @@ def logspace_out(ks, start, end, steps, base, out):
         check_out_mutable(out, "aten::logspace")
         node = NotImplementedNode("aten::logspace")
         node._next_edges = requiring_edges(out,)
+    if FW.active:
+        forbid_forward_fallback("logspace", out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -21762,6 +23199,8 @@ def logspace_Tensor_Tensor_out(ks, start, end, steps, base, out):
         check_out_mutable(out, "aten::logspace")
         node = NotImplementedNode("aten::logspace")
         node._next_edges = requiring_edges(start, end, out)
+    if FW.active:
+        forbid_forward_fallback("logspace", start, end, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -21783,6 +23222,8 @@ def logspace_Tensor_Scalar_out(ks, start, end, steps, base, out):
         check_out_mutable(out, "aten::logspace")
         node = NotImplementedNode("aten::logspace")
         node._next_edges = requiring_edges(start, out)
+    if FW.active:
+        forbid_forward_fallback("logspace", start, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -21804,6 +23245,8 @@ def logspace_Scalar_Tensor_out(ks, start, end, steps, base, out):
         check_out_mutable(out, "aten::logspace")
         node = NotImplementedNode("aten::logspace")
         node._next_edges = requiring_edges(end, out)
+    if FW.active:
+        forbid_forward_fallback("logspace", end, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -21844,6 +23287,8 @@ def renorm(ks, self, p, dim, maxnorm):
         node._saved_maxnorm = maxnorm
         node._saved_p = p
         node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("renorm", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -21869,6 +23314,8 @@ def renorm_(ks, self, p, dim, maxnorm):
         node._saved_maxnorm = maxnorm
         node._saved_p = p
         node._raw_saved_self = SavedVariable(self.clone())
+    if FW.active:
+        forbid_forward("renorm_", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -21890,6 +23337,8 @@ def linalg_lu_factor_ex(ks, A, pivot, check_errors):
         node = nodes.LinalgLuFactorExBackward0()
         node._next_edges = (gradient_edge(A),)
         node._saved_pivot = pivot
+    if FW.active:
+        forbid_forward("linalg_lu_factor_ex", A)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -21929,6 +23378,8 @@ def linalg_lu(ks, A, pivot):
         node = nodes.LinalgLuBackward0()
         node._next_edges = (gradient_edge(A),)
         node._saved_pivot = pivot
+    if FW.active:
+        forbid_forward("linalg_lu", A)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -21974,6 +23425,8 @@ def linalg_lu_solve(ks, LU, pivots, B, left, adjoint):
         node._saved_adjoint = adjoint
         node._saved_left = left
         node._raw_saved_pivots = SavedVariable(pivots)
+    if FW.active:
+        forbid_forward("linalg_lu_solve", LU, B)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22013,6 +23466,8 @@ def lu_unpack(ks, LU_data, LU_pivots, unpack_data, unpack_pivots):
         node = nodes.LuUnpackBackward0()
         node._next_edges = (gradient_edge(LU_data),)
         node._saved_LU_data_sizes = LU_data._sizes
+    if FW.active:
+        forbid_forward("lu_unpack", LU_data)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22066,6 +23521,8 @@ def cholesky(ks, self, upper):
         node = nodes.CholeskyBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_upper = upper
+    if FW.active:
+        forbid_forward("cholesky", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22106,6 +23563,8 @@ def cholesky_solve(ks, self, input2, upper):
         node._raw_saved_input2 = SavedVariable(input2)
         node._raw_saved_self = SavedVariable(self)
         node._saved_upper = upper
+    if FW.active:
+        forbid_forward("cholesky_solve", self, input2)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22127,6 +23586,8 @@ def _cholesky_solve_helper(ks, self, A, upper):
     if requires:
         node = NotImplementedNode("aten::_cholesky_solve_helper")
         node._next_edges = requiring_edges(self, A)
+    if FW.active:
+        forbid_forward_fallback("_cholesky_solve_helper", self, A)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22149,6 +23610,8 @@ def cholesky_inverse(ks, self, upper):
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self)
         node._saved_upper = upper
+    if FW.active:
+        forbid_forward("cholesky_inverse", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22207,6 +23670,8 @@ def triangular_solve(ks, self, A, upper, transpose, unitriangular):
         node._saved_transpose = transpose
         node._saved_unitriangular = unitriangular
         node._saved_upper = upper
+    if FW.active:
+        forbid_forward("triangular_solve", self, A)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22233,6 +23698,8 @@ def linalg_pinv_atol_rtol_tensor(ks, self, atol, rtol, hermitian):
         node = nodes.LinalgPinvBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("linalg_pinv", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22275,6 +23742,8 @@ def linalg_cross(ks, self, other, dim):
             node._raw_saved_other = SavedVariable(other)
         if node.should_compute_output(1):
             node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("linalg_cross", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22312,6 +23781,8 @@ def linalg_matrix_exp(ks, self):
         node = nodes.LinalgMatrixExpBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("linalg_matrix_exp", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22348,6 +23819,8 @@ def geqrf(ks, self):
     if requires:
         node = nodes.GeqrfBackward0()
         node._next_edges = (gradient_edge(self),)
+    if FW.active:
+        forbid_forward("geqrf", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22389,6 +23862,8 @@ def ormqr(ks, self, input2, input3, left, transpose):
         node._saved_left = left
         node._raw_saved_self = SavedVariable(self)
         node._saved_transpose = transpose
+    if FW.active:
+        forbid_forward("ormqr", self, input2, input3)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22412,6 +23887,8 @@ def linalg_householder_product(ks, input, tau):
         node._next_edges = (gradient_edge(input), gradient_edge(tau))
         node._raw_saved_input = SavedVariable(input)
         node._raw_saved_tau = SavedVariable(tau)
+    if FW.active:
+        forbid_forward("linalg_householder_product", input, tau)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22451,6 +23928,8 @@ def _pdist_forward(ks, self, p):
         node._next_edges = (gradient_edge(self),)
         node._saved_p = p
         node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("_pdist_forward", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22472,6 +23951,8 @@ def _pdist_backward(ks, grad, self, p, pdist):
     if requires:
         node = nodes.PdistBackwardBackward0()
         node._next_edges = (gradient_edge(grad), gradient_edge(self), gradient_edge(pdist))
+    if FW.active:
+        forbid_forward("_pdist_backward", grad, self, pdist)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22494,6 +23975,8 @@ def _euclidean_dist(ks, x1, x2):
         node._next_edges = (gradient_edge(x1), gradient_edge(x2))
         node._raw_saved_x1 = SavedVariable(x1)
         node._raw_saved_x2 = SavedVariable(x2)
+    if FW.active:
+        forbid_forward("_euclidean_dist", x1, x2)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22518,6 +24001,8 @@ def _cdist_forward(ks, x1, x2, p, compute_mode):
         node._saved_p = p
         node._raw_saved_x1 = SavedVariable(x1)
         node._raw_saved_x2 = SavedVariable(x2)
+    if FW.active:
+        forbid_forward("_cdist_forward", x1, x2)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22539,6 +24024,8 @@ def _cdist_backward(ks, grad, x1, x2, p, cdist):
     if requires:
         node = nodes.CdistBackwardBackward0()
         node._next_edges = (gradient_edge(grad), gradient_edge(x1), gradient_edge(x2), gradient_edge(cdist))
+    if FW.active:
+        forbid_forward("_cdist_backward", grad, x1, x2, cdist)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22568,6 +24055,8 @@ def channel_shuffle(ks, self, groups):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.channel_shuffle(result, self, groups)
     return result
 
 
@@ -22580,6 +24069,8 @@ def native_channel_shuffle(ks, self, groups):
     if requires:
         node = NotImplementedNode("aten::native_channel_shuffle")
         node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("native_channel_shuffle", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22608,6 +24099,8 @@ def multi_margin_loss(ks, self, target, p, margin, weight, reduction):
         node._raw_saved_self = SavedVariable(self)
         node._raw_saved_target = SavedVariable(target)
         node._raw_saved_weight = SavedVariable(weight)
+    if FW.active:
+        forbid_forward("multi_margin_loss", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22628,6 +24121,8 @@ def multi_margin_loss_backward(ks, grad_output, self, target, p, margin, weight,
     if requires:
         node = NotImplementedNode("aten::multi_margin_loss_backward")
         node._next_edges = requiring_edges(grad_output, self, target, weight)
+    if FW.active:
+        forbid_forward_fallback("multi_margin_loss_backward", grad_output, self, target, weight)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22651,6 +24146,8 @@ def multilabel_margin_loss_forward(ks, self, target, reduction):
         node._saved_reduction = reduction
         node._raw_saved_self = SavedVariable(self)
         node._raw_saved_target = SavedVariable(target)
+    if FW.active:
+        forbid_forward("multilabel_margin_loss_forward", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22672,6 +24169,8 @@ def multilabel_margin_loss_backward(ks, grad_output, self, target, reduction, is
     if requires:
         node = NotImplementedNode("aten::multilabel_margin_loss_backward")
         node._next_edges = requiring_edges(grad_output, self, target, is_target)
+    if FW.active:
+        forbid_forward_fallback("multilabel_margin_loss_backward", grad_output, self, target, is_target)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22701,6 +24200,8 @@ def _adaptive_avg_pool3d(ks, self, output_size):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw._adaptive_avg_pool3d(result, self, output_size)
     return result
 
 
@@ -22717,6 +24218,8 @@ def _adaptive_avg_pool3d_backward(ks, grad_output, self):
             node._saved_grad_output_sizes = grad_output._sizes
         if node.should_compute_output(1):
             node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("_adaptive_avg_pool3d_backward", grad_output, self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22738,6 +24241,8 @@ def adaptive_max_pool3d(ks, self, output_size):
         node = nodes.AdaptiveMaxPool3DBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self)
+    if FW.active:
+        forbid_forward("adaptive_max_pool3d", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22773,6 +24278,8 @@ def adaptive_max_pool3d_backward(ks, grad_output, self, indices):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.adaptive_max_pool3d_backward(result, grad_output, self, indices)
     return result
 
 
@@ -22794,6 +24301,8 @@ def max_unpool2d(ks, self, indices, output_size):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.max_unpool2d(result, self, indices, output_size)
     return result
 
 
@@ -22815,6 +24324,8 @@ def max_unpool3d(ks, self, indices, output_size, stride, padding):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.max_unpool3d(result, self, indices, output_size, stride, padding)
     return result
 
 
@@ -22829,6 +24340,8 @@ def histogram_bins_tensor_out(ks, self, bins, weight, density, hist, bin_edges):
         check_out_mutable(bin_edges, "aten::histogram")
         node = NotImplementedNode("aten::histogram")
         node._next_edges = requiring_edges(self, bins, weight, hist, bin_edges)
+    if FW.active:
+        forbid_forward_fallback("histogram", self, bins, weight, hist, bin_edges)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -22849,6 +24362,8 @@ def histogram_bins_tensor(ks, self, bins, weight, density):
     if requires:
         node = NotImplementedNode("aten::histogram")
         node._next_edges = requiring_edges(self, bins, weight)
+    if FW.active:
+        forbid_forward_fallback("histogram", self, bins, weight)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22871,6 +24386,8 @@ def histogram_bin_ct_out(ks, self, bins, range, weight, density, hist, bin_edges
         check_out_mutable(bin_edges, "aten::histogram")
         node = NotImplementedNode("aten::histogram")
         node._next_edges = requiring_edges(self, weight, hist, bin_edges)
+    if FW.active:
+        forbid_forward_fallback("histogram", self, weight, hist, bin_edges)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -22891,6 +24408,8 @@ def histogram_bin_ct(ks, self, bins, range, weight, density):
     if requires:
         node = NotImplementedNode("aten::histogram")
         node._next_edges = requiring_edges(self, weight)
+    if FW.active:
+        forbid_forward_fallback("histogram", self, weight)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22911,6 +24430,8 @@ def _histogramdd_bin_edges(ks, self, bins, range, weight, density):
     if requires:
         node = NotImplementedNode("aten::_histogramdd_bin_edges")
         node._next_edges = requiring_edges(self, weight)
+    if FW.active:
+        forbid_forward_fallback("_histogramdd_bin_edges", self, weight)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22931,6 +24452,8 @@ def _histogramdd_from_bin_cts(ks, self, bins, range, weight, density):
     if requires:
         node = NotImplementedNode("aten::_histogramdd_from_bin_cts")
         node._next_edges = requiring_edges(self, weight)
+    if FW.active:
+        forbid_forward_fallback("_histogramdd_from_bin_cts", self, weight)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22951,6 +24474,8 @@ def _histogramdd_from_bin_tensors(ks, self, bins, weight, density):
     if requires:
         node = NotImplementedNode("aten::_histogramdd_from_bin_tensors")
         node._next_edges = requiring_edges(self, bins, weight)
+    if FW.active:
+        forbid_forward_fallback("_histogramdd_from_bin_tensors", self, bins, weight)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22994,6 +24519,8 @@ def index_reduce_(ks, self, dim, index, source, reduce, include_self):
         node._saved_reduce = reduce
         node._raw_saved_self = SavedVariable(self.clone())
         node._raw_saved_source = SavedVariable(source)
+    if FW.active:
+        forbid_forward("index_reduce_", self, source)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -23021,6 +24548,8 @@ def index_reduce(ks, self, dim, index, source, reduce, include_self):
         node._saved_reduce = reduce
         node._raw_saved_self = SavedVariable(self)
         node._raw_saved_source = SavedVariable(source)
+    if FW.active:
+        forbid_forward("index_reduce", self, source)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:

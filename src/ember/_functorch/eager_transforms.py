@@ -12,16 +12,19 @@ with the standard basis as cotangents, in chunks of ``chunk_size``.
 from __future__ import annotations
 
 import functools
+from contextlib import nullcontext
 
 from .._c10.thread_state import per_thread
 from .._tensor import Tensor
 from ..aten._generated.python_functions import cat, zeros_like
+from ..autograd import forward_ad
 from ..autograd.api import grad as _autograd_grad_api
 from ..autograd.grad_mode import enable_grad, is_grad_enabled
 from ..utils._pytree import tree_flatten, tree_map, tree_map_, tree_unflatten, treespec_pprint
 from .dynamic_layer import top
 from .grad_interpreter import grad_increment_nesting, jvp_increment_nesting
 from .tensor_wrapper import make_tensor_wrapper, unwrap_for_grad
+from .vmap import vmap
 
 __all__ = ["grad", "grad_and_value", "vjp", "jacrev", "jvp", "jacfwd", "hessian"]
 
@@ -268,7 +271,6 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
     """torch.func.jacrev: the Jacobian by vmap over vjp_fn, the basis rows as cotangents."""
     if not (chunk_size is None or chunk_size > 0):
         raise ValueError("jacrev: `chunk_size` should be greater than 0.")
-    from .vmap import vmap
 
     @functools.wraps(func)
     def wrapper(*args):
@@ -325,8 +327,6 @@ def _check_tensor_list(flat, argname: str) -> None:
 
 
 def _unpack(dual, strict: bool):
-    from ..autograd import forward_ad
-
     if not isinstance(dual, Tensor):
         raise RuntimeError(
             f"{_JVP}: expected f(*args) to return only tensors, got unsupported type {type(dual)}"
@@ -343,10 +343,6 @@ def _unpack(dual, strict: bool):
 
 
 def jvp_with_argnums(func, primals, tangents, argnums, *, strict=False, has_aux: bool):
-    from contextlib import nullcontext
-
-    from ..autograd import forward_ad
-
     if not isinstance(primals, tuple):
         raise RuntimeError(
             f"{_JVP}: Expected primals to be a tuple. E.g. it should be valid to call f(*primals)."
@@ -416,7 +412,6 @@ def jvp(func, primals, tangents, *, strict: bool = False, has_aux: bool = False)
 
 def jacfwd(func, argnums=0, has_aux: bool = False, *, randomness: str = "error"):
     """torch.func.jacfwd: the Jacobian by vmap over jvp, the basis rows as tangents."""
-    from .vmap import vmap
 
     @functools.wraps(func)
     def wrapper(*args):

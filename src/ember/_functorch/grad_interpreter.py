@@ -37,12 +37,19 @@ _MUTATION = (
 )
 
 
-def _is_inplace(schema) -> bool:
+_INPLACE: dict = {}  # operator name -> isInplaceOp (schemas do not change once registered)
+
+
+def _is_inplace(op) -> bool:
     """isInplaceOp: the first argument is written and returned, no other argument is written."""
-    args = schema.arguments
-    if not args or not args[0].is_write or args[0].kwarg_only:
-        return False
-    return not any(a.is_write for a in args[1:])
+    found = _INPLACE.get(op.name)
+    if found is None:
+        schema = op.schema
+        args = schema.arguments if schema is not None else ()
+        found = bool(args) and args[0].is_write and not args[0].kwarg_only
+        found = found and not any(a.is_write for a in args[1:])
+        _INPLACE[op.name] = found
+    return found
 
 
 class AutogradInterpreter(Interpreter):
@@ -51,8 +58,7 @@ class AutogradInterpreter(Interpreter):
     layer_keys = AUTOGRAD_LAYER_BITS
 
     def check_mutation(self, op, args) -> None:
-        schema = op.schema
-        if schema is None or not _is_inplace(schema) or not args:
+        if not args or not _is_inplace(op):
             return
         target = unwrap_if_dead(args[0])
         record = grad_record(target)

@@ -447,3 +447,4 @@ from ember._library.custom_ops import CustomOpDef, custom_op  # noqa: E402,F401
 from ember._library.fake_impl import get_ctx  # noqa: E402,F401
 from ember._library.infer_schema import infer_schema  # noqa: E402,F401
 from ember._library.opcheck import OpCheckError, opcheck  # noqa: E402,F401
+from ember._library.vmap_rule import register_vmap  # noqa: E402,F401

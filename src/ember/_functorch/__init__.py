@@ -46,7 +46,7 @@ at this level); push the layer around the transformed function with
 
 from __future__ import annotations
 
-from . import batching, c_functorch, dynamic_layer, fallback  # noqa: F401 (registrations)
+from . import autograd_function, batching, c_functorch, dynamic_layer, fallback  # noqa: F401
 from .vmap import vmap
 
 __all__ = ["vmap"]

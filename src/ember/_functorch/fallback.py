@@ -111,10 +111,22 @@ def _is_inplace(schema) -> bool:
 
 
 def _batched_args(args, level):
-    """(batch size, per-argument (value, bdim) or None) for this level's BatchedTensors."""
+    """(batch size, per argument: None, (value, bdim), or for a list of tensors a list of
+    those) for this level's BatchedTensors."""
     size = None
     found = []
     for arg in args:
+        if isinstance(arg, (list, tuple)) and any(batched_record(a) for a in arg):
+            parts = []
+            for item in arg:
+                record = batched_record(item)
+                if record is not None and record.level == level:
+                    parts.append((record.value, record.bdim))
+                    size = record.value._sizes[record.bdim]
+                else:
+                    parts.append(None)
+            found.append(parts if any(p is not None for p in parts) else None)
+            continue
         record = batched_record(arg)
         if record is not None and record.level == level:
             found.append((record.value, record.bdim))
@@ -122,6 +134,14 @@ def _batched_args(args, level):
         else:
             found.append(None)
     return size, found
+
+
+def _sample(arg, part, i):
+    if part is None:
+        return arg
+    if isinstance(part, list):
+        return type(arg)(_sample(a, p, i) for a, p in zip(arg, part))
+    return at.select_int(part[0], part[1], i)
 
 
 _INPLACE_MESSAGE = (
@@ -154,14 +174,11 @@ def batched_fallback(op, bits, *args):
         )
     warn_fallback(name)
     inplace = _is_inplace(schema)
-    if inplace and found[0] is None:
+    if inplace and not isinstance(found[0], tuple):
         raise inplace_unbatched_self_error()
     results = []
     for i in range(size):
-        sample = [
-            arg if part is None else at.select_int(part[0], part[1], i)
-            for arg, part in zip(args, found)
-        ]
+        sample = [_sample(arg, part, i) for arg, part in zip(args, found)]
         results.append(op.call(*sample))
     if inplace:
         return args[0]

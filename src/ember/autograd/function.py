@@ -13,6 +13,8 @@ import functools
 import inspect
 import warnings
 
+from ember._c10.dispatch_key import DispatchKey
+from ember._c10.dispatch_key_set import key_bits
 from ember._c10.tensor_impl import TensorImpl
 from ember._c10.thread_state import per_thread
 from ember._tensor import Tensor as _Tensor
@@ -22,6 +24,12 @@ from ember.aten.python_arg_convert import tp_name
 from . import grad_mode
 from .custom_function import process_outputs, resolve_kwargs_to_positional
 from .graph import Node, _sequence, collect_next_edges
+
+# While a functorch transform is live (its DynamicLayer keys are included), apply asks the
+# hook ember._functorch installs here first (torch/_functorch/autograd_function.py's
+# custom_function_call); NotImplemented lets the plain apply run.
+TRANSFORM_APPLY: list = []
+_DYNAMIC_LAYER_BITS = key_bits(DispatchKey.FuncTorchDynamicLayerFrontMode)
 
 
 class FunctionCtx:
@@ -209,6 +217,10 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
     @classmethod
     def apply(cls, *args, **kwargs):
         """Function.apply, then THPFunction_apply: forward under no_grad, outputs wrapped."""
+        if per_thread.state.included & _DYNAMIC_LAYER_BITS and TRANSFORM_APPLY:
+            result = TRANSFORM_APPLY[0](cls, args, kwargs)  # custom_function_call
+            if result is not NotImplemented:
+                return result
         overridden_setup = cls.setup_context is not _BASE_SETUP_CONTEXT
         if not kwargs and not overridden_setup:
             return _apply_positional(cls, args)

@@ -24,7 +24,7 @@ def _register_all() -> None:
         if not name.startswith("aten::"):
             continue
         kernels = dispatcher.find_op(name).entry.kernels
-        if not kernels.get(_CIA) or kernels.get(_BATCHED):
+        if not kernels.get(_CIA) or kernels.get(_BATCHED) or kernels.get(_DECOMPOSITION):
             continue
         kernel = kernels[_CIA][0]
         debug = f"registered at {__file__}:{_register_all.__code__.co_firstlineno}"

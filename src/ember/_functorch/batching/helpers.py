@@ -19,6 +19,8 @@ from ..batched_tensor import BatchedRecord, make_batched
 
 AFTER_BATCHED = full_after_bits(DispatchKey.FuncTorchBatched)
 BATCHED = DispatchKey.FuncTorchBatched
+_CIA = DispatchKey.CompositeImplicitAutograd
+_DECOMPOSITION = DispatchKey.FuncTorchBatchedDecomposition
 _handles: list = []  # the registrations made here (kept alive for the process)
 
 
@@ -63,7 +65,9 @@ def wrap(result, lvl: int, bdim: int = 0):
 
 def register(name: str, fn, key: DispatchKey = BATCHED, depth: int = 1) -> None:
     """Register the boxed rule ``fn(op, bits, *args)`` for ``name`` (``aten::sin``) at ``key``,
-    with the caller's line as its ``registered at``."""
+    with the caller's line as its ``registered at``. A CompositeImplicitAutograd op's rule
+    goes to FuncTorchBatchedDecomposition, as PyTorch's decompositions do (the table shows
+    ``[batched kernel]``)."""
     frame = sys._getframe(depth)
     kernel = KernelFunction(
         fn,
@@ -71,4 +75,6 @@ def register(name: str, fn, key: DispatchKey = BATCHED, depth: int = 1) -> None:
         debug=f"registered at {frame.f_code.co_filename}:{frame.f_lineno}",
         name=getattr(fn, "__name__", "batch_rule"),
     )
+    if key is BATCHED and dispatcher.find_op(name).entry.kernels.get(_CIA):
+        key = _DECOMPOSITION  # a composite's rule stands where its decomposition would
     _handles.append(dispatcher.register_impl(name, key, kernel, kernel.debug))

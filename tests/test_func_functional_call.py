@@ -186,3 +186,56 @@ def test_stateless_functional_call_warns():
 
     result = same(program)
     assert "FutureWarning" in str(result)
+
+
+def _models(t, n=3):
+    models = []
+    for i in range(n):
+        m = t.nn.Linear(3, 2)
+        with t.no_grad():
+            m.weight.copy_(t.arange(6.0).reshape(2, 3) * (i + 1) / 10)
+            m.bias.fill_(float(i))
+        models.append(m)
+    return models
+
+
+def _ensemble(t):
+    models = _models(t)
+    params, buffers = t.func.stack_module_state(models)
+
+    def call(p, b, x):
+        return t.func.functional_call(models[0], (p, b), (x,))
+
+    x = t.tensor([1.0, 2.0, 3.0])
+    out = t.func.vmap(call, in_dims=(0, 0, None))(params, buffers, x)
+    # the output's grad_fn is left out: vmap's batched linear ends in AddBackward0 in
+    # PyTorch, in ViewBackward0 in ember (a batching-rule difference, not functional_call's)
+    return params, buffers, out.detach(), out.requires_grad
+
+
+def _mixed_requires_grad(t):
+    models = _models(t, 2)
+    models[1].bias.requires_grad_(False)
+    return t.func.stack_module_state(models)
+
+
+def _mixed_modes(t):
+    models = _models(t, 2)
+    models[1].eval()
+    return t.func.stack_module_state(models)
+
+
+STACK_CASES = {
+    "ensemble": _ensemble,
+    "no_grad_models": lambda t: t.func.stack_module_state([m.requires_grad_(False) for m in _models(t, 2)]),
+    "batchnorm_buffers": lambda t: t.func.stack_module_state([t.nn.BatchNorm1d(2), t.nn.BatchNorm1d(2)]),
+    "empty": lambda t: t.func.stack_module_state([]),
+    "mixed_requires_grad": _mixed_requires_grad,
+    "mixed_modes": _mixed_modes,
+    "mixed_classes": lambda t: t.func.stack_module_state([t.nn.Linear(2, 2), t.nn.Bilinear(2, 2, 2)]),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(STACK_CASES))
+def test_stack_module_state(name):
+    same(STACK_CASES[name])

@@ -10,9 +10,9 @@ from ember._functorch.vmap import vmap
 
 __all__ = ["vmap"]
 
-from ember.func.functional_call import functional_call  # noqa: E402
+from ember.func.functional_call import functional_call, stack_module_state  # noqa: E402
 
-__all__ += ["functional_call"]
+__all__ += ["functional_call", "stack_module_state"]
 
 from ember._functorch.eager_transforms import (  # noqa: E402
     grad,

@@ -47,6 +47,10 @@ VALUE_CASES = {
     "chunk_size_1": _with_signs(lambda t: t.func.jacrev(t.sin, chunk_size=1)(_x(t))),
     "chunk_size_2": _with_signs(lambda t: t.func.jacrev(t.sin, chunk_size=2)(_x(t))),
     "chunk_size_large": _with_signs(lambda t: t.func.jacrev(t.sin, chunk_size=10)(_x(t))),
+    "preallocate_and_copy": _with_signs(
+        lambda t: t.func.jacrev(t.sin, chunk_size=2, _preallocate_and_copy=True)(_x(t))),
+    "preallocate_and_copy_one_chunk": _with_signs(
+        lambda t: t.func.jacrev(t.sin, _preallocate_and_copy=True)(_x(t))),
     "has_aux": lambda t: t.func.jacrev(lambda a: (a.sin(), a.cos()), has_aux=True)(_x(t)),
     "requires_grad_input": lambda t: t.func.jacrev(lambda a: a.sin())(_x(t).requires_grad_()),
     "scalar_output_mul": lambda t: t.func.jacrev(lambda a: (a * a * 2.0).exp())(_x(t) / 10),

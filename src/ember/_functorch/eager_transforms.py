@@ -294,6 +294,11 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
             chunked.append(flat_res)
         if len(chunked) == 1:
             per_input = chunked[0]
+        elif _preallocate_and_copy:  # the chunks copied into one zero tensor per primal
+            per_input = [p.new_zeros(sum(numels), *p.shape) for p in flat_primals]
+            for idx, chunk in enumerate(chunked):
+                for r, dest in zip(chunk, per_input):
+                    dest[idx * chunk_size : (idx + 1) * chunk_size].copy_(r)
         else:
             per_input = [cat([c[i] for c in chunked], 0) for i in range(len(flat_primals))]
         per_input = [r.split(list(numels), 0) for r in per_input]

@@ -178,3 +178,75 @@ def test_wrapper_escaping_the_transform_is_its_value():
         return leaked + 1, t._C._functorch.is_gradtrackingtensor(leaked)
 
     same(program)
+
+
+def _requires_grad_inside(t, transform, call):
+    def f(a):
+        call(t, a)
+        return a.sum()
+
+    return transform(t, f)
+
+
+_TRANSFORMS = {
+    "grad": lambda t, f: t.func.grad(f)(_x(t)),
+    "vjp": lambda t, f: t.func.vjp(f, _x(t))[0],
+    "jvp": lambda t, f: t.func.jvp(f, (_x(t),), (t.ones(3),)),
+    "vmap": lambda t, f: t.func.vmap(f)(t.ones(2, 3)),
+}
+_CALLS = {
+    "input_requires_grad_": lambda t, a: a.requires_grad_(),
+    "fresh_requires_grad_": lambda t, a: t.ones(2).requires_grad_(),
+    "fresh_requires_grad_false": lambda t, a: t.ones(2).requires_grad_(False),
+    "int_requires_grad_": lambda t, a: t.tensor([1, 2]).requires_grad_(),
+    "bad_argument": lambda t, a: a.requires_grad_("x"),
+    "setter": lambda t, a: setattr(t.ones(2), "requires_grad", True),
+    "factory_kwarg": lambda t, a: t.ones(2, requires_grad=True),
+    "autograd_functional": lambda t, a: t.autograd.functional.jacobian(lambda b: b * 2, a),
+    "autograd_grad_no_graph": lambda t, a: t.autograd.grad((a * a).sum(), a),
+}
+
+
+@pytest.mark.parametrize("transform", sorted(_TRANSFORMS))
+@pytest.mark.parametrize("call", sorted(_CALLS))
+def test_requires_grad_inside_a_transform(transform, call):
+    """requires_grad_() (and so autograd.functional) is refused inside every transform; the
+    setter and the factories' requires_grad= are not (the transforms' own inputs are made
+    differentiable with inplace_requires_grad allowed)."""
+    same(lambda t: _requires_grad_inside(t, _TRANSFORMS[transform], _CALLS[call]))
+
+
+def test_inplace_requires_grad_flag():
+    def program(t):
+        fz = t._C._functorch
+        before = fz.get_inplace_requires_grad_allowed()
+        fz.set_inplace_requires_grad_allowed(True)
+        try:
+            inside = t.func.grad(lambda a: a.requires_grad_().sum())(_x(t))
+        finally:
+            fz.set_inplace_requires_grad_allowed(False)
+        return before, inside, fz.get_inplace_requires_grad_allowed()
+
+    same(program)
+
+
+def test_grad_level_queries():
+    """torch._C._functorch's grad-level functions, used by hand."""
+
+    def program(t):
+        fz = t._C._functorch
+        x = t.tensor([1.0, 2.0])
+        level = fz._grad_increment_nesting()
+        try:
+            w = fz._wrap_for_grad(x, level)
+            seen = [level, fz.is_gradtrackingtensor(w), fz.maybe_get_level(w),
+                    fz.is_dead_tensor_wrapper(w), fz._unwrap_for_grad(w, level) is x]  # fmt: skip
+        finally:
+            seen.append(fz._grad_decrement_nesting())
+        seen += [fz.is_dead_tensor_wrapper(w), fz.maybe_current_level()]
+        level = fz._jvp_increment_nesting()
+        seen.append([(i.key().name, i.level()) for i in fz.get_interpreter_stack()])
+        seen.append(fz._jvp_decrement_nesting())
+        return seen
+
+    same(program)

@@ -20,6 +20,7 @@ from ..aten._generated.python_functions import cat, zeros_like
 from ..autograd import forward_ad
 from ..autograd.api import grad as _autograd_grad_api
 from ..autograd.grad_mode import enable_grad, is_grad_enabled
+from ..autograd.variable import functorch_tls
 from ..utils._pytree import tree_flatten, tree_map, tree_map_, tree_unflatten, treespec_pprint
 from .dynamic_layer import top
 from .grad_interpreter import grad_increment_nesting, jvp_increment_nesting
@@ -69,9 +70,14 @@ def wrap_all(tree, level: int):
 def _create_differentiable(tree):
     def make(x):
         if isinstance(x, Tensor):
-            return x.requires_grad_()
+            functorch_tls.inplace_requires_grad_allowed = True  # enable_inplace_requires_grad
+            try:
+                return x.requires_grad_()
+            finally:
+                functorch_tls.inplace_requires_grad_allowed = saved
         raise ValueError(f"Thing passed to transform API must be Tensor, got {type(x)}")
 
+    saved = functorch_tls.inplace_requires_grad_allowed
     return tree_map(make, tree)
 
 

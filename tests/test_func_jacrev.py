@@ -5,8 +5,13 @@ has_aux, chunk_size, pytree outputs, requires_grad of the results, per-sample gr
 
 from __future__ import annotations
 
+import functools
+
+import numpy as np
 import pytest
 from func_support import same
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 
 def _x(t):
@@ -113,3 +118,29 @@ def test_values(name):
 def test_errors(name):
     result = same(ERROR_CASES[name])
     assert isinstance(result, tuple) and result[0].endswith("Error"), result
+
+
+_FNS = {
+    "tanh_matmul": lambda t, w, a: (w @ a).tanh() * a,
+    "exp_sum": lambda t, w, a: (w @ a).exp().sum() * a,
+    "sigmoid_outer": lambda t, w, a: t.outer(a, a).sigmoid() @ (w @ a),
+}
+
+
+@settings(max_examples=12, deadline=None)
+@given(n=st.integers(1, 4), seed=st.integers(0, 2**16), fn=st.sampled_from(sorted(_FNS)))
+def test_jacobians_agree_with_torch(n, seed, fn):
+    """jacrev, jacfwd and grad of the summed output, on random matrices and inputs."""
+    rng = np.random.default_rng(seed)
+    w_np = (rng.standard_normal((n, n)) / 2).astype("float32")
+    x_np = rng.standard_normal(n).astype("float32")
+
+    def program(t):
+        w, x = t.tensor(w_np), t.tensor(x_np)
+        f = functools.partial(_FNS[fn], t, w)
+        # jacrev's layout is left out (see "matmul_tanh"): PyTorch's batched matmul
+        # backward leaves it transposed
+        return (t.func.jacrev(f)(x).contiguous(), t.func.jacfwd(f)(x),
+                t.func.grad(lambda a: f(a).sum())(x))  # fmt: skip
+
+    same(program)

@@ -243,3 +243,155 @@ def test_tangent_of_another_dtype_is_kept():
     x = np.ones(3, np.float32)
     v = np.arange(3.0)
     compare_jvp(lambda t, a: a * 2 + 1, [x], [v])
+
+
+MORE = {
+    "kthvalue": (lambda t, a: a.kthvalue(2, 1)[0], [(2, 3)], ANY),
+    "sort": (lambda t, a: a.sort(1)[0], [(2, 3)], ANY),
+    "topk": (lambda t, a: a.topk(2)[0], [(2, 3)], ANY),
+    "median": (lambda t, a: a.median(), [(2, 3)], ANY),
+    "median_dim": (lambda t, a: a.median(1)[0], [(2, 3)], ANY),
+    "cummax": (lambda t, a: a.cummax(1)[0], [(2, 3)], ANY),
+    "logcumsumexp": (lambda t, a: a.logcumsumexp(1), [(2, 3)], ANY),
+    "nansum": (lambda t, a: a.nansum(1), [(2, 3)], ANY),
+    "logaddexp2": (lambda t, a, b: t.logaddexp2(a, b), [(2, 3), (3,)], ANY),
+    "fmax": (lambda t, a, b: t.fmax(a, b), [(2, 3), (3,)], ANY),
+    "fmin": (lambda t, a, b: t.fmin(a, b), [(2, 3), (3,)], ANY),
+    "clamp_tensor": (lambda t, a, lo, hi: a.clamp(lo, hi), [(2, 3), (3,), (3,)], ANY),
+    "clamp_min_tensor": (lambda t, a, lo: a.clamp(min=lo), [(2, 3), (3,)], ANY),
+    "copysign": (lambda t, a, b: t.copysign(a, b), [(2, 3), (2, 3)], ANY),
+    "var_mean": (lambda t, a: t.var_mean(a, 1), [(2, 3)], ANY),
+    "std_mean": (lambda t, a: t.std_mean(a), [(2, 3)], ANY),
+    "glu": (lambda t, a: t.nn.functional.glu(a), [(2, 4)], ANY),
+    "layer_norm": (
+        lambda t, x, w, b: t.nn.functional.layer_norm(x, (3,), w, b),
+        [(2, 3), (3,), (3,)],
+        ANY,
+    ),
+    "batch_norm_train": (
+        lambda t, x, w, b: t.nn.functional.batch_norm(x, None, None, w, b, training=True),
+        [(4, 3), (3,), (3,)],
+        ANY,
+    ),
+    "conv2d": (
+        lambda t, x, w, b: t.nn.functional.conv2d(x, w, b, padding=1),
+        [(1, 2, 4, 4), (3, 2, 3, 3), (3,)],
+        ANY,
+    ),
+    "conv1d": (lambda t, x, w: t.nn.functional.conv1d(x, w), [(2, 2, 5), (3, 2, 2)], ANY),
+    "mse_loss": (lambda t, a, b: t.nn.functional.mse_loss(a, b), [(2, 3), (2, 3)], ANY),
+    "smooth_l1": (lambda t, a, b: t.nn.functional.smooth_l1_loss(a, b), [(2, 3), (2, 3)], ANY),
+    "nll_loss": (
+        lambda t, a: t.nn.functional.nll_loss(a.log_softmax(1), t.tensor([0, 2])),
+        [(2, 3)],
+        ANY,
+    ),
+    "cross_entropy": (
+        lambda t, a: t.nn.functional.cross_entropy(a, t.tensor([1, 0])),
+        [(2, 3)],
+        ANY,
+    ),
+    "logsigmoid": (lambda t, a: t.nn.functional.logsigmoid(a), [(2, 3)], ANY),
+    "pad": (lambda t, a: t.nn.functional.pad(a, (1, 2)), [(2, 3)], ANY),
+    "threshold_": (
+        lambda t, a: t.nn.functional.threshold(a * 1, 0.1, 2.0, inplace=True),
+        [(2, 3)],
+        ANY,
+    ),
+    "relu_": (lambda t, a: (a * 1).relu_(), [(2, 3)], ANY),
+    "leaky_relu_": (
+        lambda t, a: t.nn.functional.leaky_relu(a * 1, 0.2, inplace=True),
+        [(2, 3)],
+        ANY,
+    ),
+    "uniform_": (lambda t, a: (a * 1).uniform_(), [(2, 3)], ANY),
+    "gt_": (lambda t, a: (a * 1).gt_(0), [(2, 3)], ANY),
+    "mul_": (lambda t, a, b: (a * 1).mul_(b), [(2, 3), (3,)], ANY),
+    "div_": (lambda t, a, b: (a * 1).div_(b), [(2, 3), (3,)], POS),
+    "sin_": (lambda t, a: (a * 1).sin_(), [(2, 3)], ANY),
+    "add_alpha_": (lambda t, a, b: (a * 1).add_(b, alpha=2), [(2, 3), (3,)], ANY),
+    "squeeze_": (lambda t, a: (a * 1).squeeze_(1), [(2, 1, 3)], ANY),
+    "t_": (lambda t, a: (a * 1).t_(), [(2, 3)], ANY),
+    "transpose_": (lambda t, a: (a * 1).transpose_(0, 1), [(2, 3)], ANY),
+    "unsqueeze_": (lambda t, a: (a * 1).unsqueeze_(0), [(2, 3)], ANY),
+    "setitem": (lambda t, a, b: _setitem(a * 1, b), [(3, 3), (3,)], ANY),
+    "index_put_": (lambda t, a, b: (a * 1).index_put_((t.tensor([0, 2]),), b), [(3, 2), (2,)], ANY),
+    "masked_fill_": (lambda t, a: (a * 1).masked_fill_(a > 0, 0.5), [(2, 3)], ANY),
+    "clamp_": (lambda t, a: (a * 1).clamp_(-0.5, 0.5), [(2, 3)], ANY),
+    "view_as_complex": (lambda t, a: t.view_as_complex(a).abs(), [(3, 2)], ANY),
+}
+
+
+def _setitem(x, value):
+    x[1] = value
+    return x
+
+
+@pytest.mark.parametrize("name", sorted(MORE))
+@settings(max_examples=3, deadline=None)
+@given(data=st.data())
+def test_more_jvp_matches_torch(name, data):
+    fn, shapes, bounds = MORE[name]
+    inputs = _arrays(shapes, bounds, data)
+    tangents = _arrays(shapes, ANY, data)
+    if name == "uniform_":
+        (inputs, tangents) = (inputs, tangents)  # values are random: compare tangents only
+        return _compare_tangent_only(fn, inputs, tangents)
+    compare_jvp(fn, inputs, tangents, rtol=1e-4, atol=1e-5)
+
+
+def _compare_tangent_only(fn, inputs, tangents):
+    from oracle import torch
+
+    import ember
+
+    for lib in (ember, torch):
+        fw = lib.autograd.forward_ad
+        with fw.dual_level():
+            dual = fw.make_dual(
+                lib.from_numpy(inputs[0].copy()), lib.from_numpy(tangents[0].copy())
+            )
+            tangent = fw.unpack_dual(fn(lib, dual)).tangent
+            assert tangent is not None and not tangent.any()
+
+
+POOLS = {
+    "max_pool1d": (lambda t, a: t.nn.functional.max_pool1d(a, 2), [(1, 2, 6)], ANY),
+    "max_pool2d": (lambda t, a: t.nn.functional.max_pool2d(a, 2), [(1, 2, 4, 4)], ANY),
+    "adaptive_max_pool2d": (
+        lambda t, a: t.nn.functional.adaptive_max_pool2d(a, 2),
+        [(1, 2, 4, 4)],
+        ANY,
+    ),
+    "avg_pool2d": (lambda t, a: t.nn.functional.avg_pool2d(a, 2), [(1, 2, 4, 4)], ANY),
+    "prelu": (lambda t, a, w: t.nn.functional.prelu(a, w), [(2, 3), (1,)], ANY),
+    "bce": (
+        lambda t, a, b: t.nn.functional.binary_cross_entropy(a.sigmoid(), b.sigmoid()),
+        [(2, 3), (2, 3)],
+        ANY,
+    ),
+    "bce_logits": (
+        lambda t, a, b: t.nn.functional.binary_cross_entropy_with_logits(a, b.sigmoid()),
+        [(2, 3), (2, 3)],
+        ANY,
+    ),
+    "cross": (lambda t, a, b: t.linalg.cross(a, b), [(2, 3), (2, 3)], ANY),
+    "polar": (lambda t, a, b: t.polar(a, b).abs(), [(3,), (3,)], POS),
+    "dist": (lambda t, a, b: t.dist(a, b), [(2, 3), (2, 3)], ANY),
+    "inv": (lambda t, a: t.linalg.inv(a + 3 * t.eye(3)), [(3, 3)], UNIT),
+    "soft_margin": (
+        lambda t, a: t.nn.functional.soft_margin_loss(a, t.tensor([[1.0, -1.0, 1.0]])),
+        [(1, 3)],
+        ANY,
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(POOLS))
+@settings(max_examples=3, deadline=None)
+@given(data=st.data())
+def test_nn_and_linalg_jvp_matches_torch(name, data):
+    fn, shapes, bounds = POOLS[name]
+    inputs = _arrays(shapes, bounds, data)
+    tangents = _arrays(shapes, ANY, data)
+    compare_jvp(fn, inputs, tangents, rtol=1e-4, atol=1e-5)

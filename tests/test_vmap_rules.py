@@ -74,6 +74,20 @@ def test_binary_pointwise_broadcasting(a_shape, data):
         _run(lambda lib: _binary(lib, name), [a, b], [a_dim, b_dim])
 
 
+def test_a_batched_logical_scalar_promotes_as_a_zero_dim_tensor():
+    def program(lib):
+        f64, f32 = lib.arange(3, dtype=lib.float64), lib.ones(2, dtype=lib.float32)
+        ints = lib.arange(3)
+        return (
+            lib.vmap(lambda p, q: p + q, in_dims=(0, None))(f64, f32),
+            lib.vmap(lambda p, q: q * p, in_dims=(0, None))(ints, f32),
+            lib.vmap(lambda p, q: lib.where(p > 1, p, q), in_dims=(0, None))(f64, f32),
+            lib.vmap(lambda p, q: p - q)(f64, ints),
+        )
+
+    same(program)
+
+
 def test_python_scalars_and_alpha():
     _run(lambda lib: lambda a: (a * 2.5 - 1).add(a, alpha=3) / 4, [_batched((2, 3), 1)], [1])
 
@@ -85,6 +99,27 @@ def test_in_place_on_a_batched_self(op):
         y = lib.tensor(_batched((3,), 0, 5))
         out = lib.vmap(lambda a, b: getattr(a, op)(b), in_dims=(1, 0))(x, y)
         return out, x
+
+    same(program)
+
+
+@pytest.mark.parametrize("in_dim", [0, 1, 2])
+def test_in_place_views_on_a_batched_tensor(in_dim):
+    def program(lib):
+        x = lib.tensor(_batched((2, 3), in_dim))
+        f = lambda a: a.unsqueeze_(0).transpose_(0, -1).squeeze_().t_().mul(2)  # noqa: E731
+        return lib.vmap(f, in_dims=in_dim)(x), x.shape
+
+    same(program)
+
+
+def test_autograd_through_vmap():
+    def program(lib):
+        x = lib.tensor(_batched((3,), 1)).requires_grad_()
+        w = lib.tensor(_batched((3, 2), 0)[0]).requires_grad_()
+        out = lib.vmap(lambda a: (a @ w).relu().sum(), in_dims=1)(x)
+        out.sum().backward()
+        return out, x.grad, w.grad
 
     same(program)
 
@@ -201,8 +236,18 @@ VIEWS = {
     "stack": lambda lib: lambda a: lib.stack([a, lib.zeros(2, 4, 3)], dim=1),
     "contiguous": lambda lib: lambda a: a.transpose(0, 1).contiguous(),
     "flip": lambda lib: lambda a: a.flip(0, 2),
+    "flip no dims": lambda lib: lambda a: a.flip([]),
+    "squeeze no dims": lambda lib: lambda a: a[:1].squeeze([]),
+    "sum no dims": lambda lib: lambda a: a.sum([]),
     "sort": lambda lib: lambda a: a.sort(-1),
     "topk": lambda lib: lambda a: a.topk(2, dim=1),
+    "tril": lambda lib: lambda a: a.tril(1),
+    "triu": lambda lib: lambda a: a.triu(-1),
+    "to": lambda lib: lambda a: a.to(lib.float64),
+    "repeat": lambda lib: lambda a: a.repeat(2, 1, 1, 2),
+    "index_select": lambda lib: lambda a: a.index_select(-1, lib.tensor([2, 0, 2])),
+    "gather": lambda lib: lambda a: a.gather(1, lib.tensor([[[0], [3]]]).expand(2, 2, 3)),
+    "gather batched index": lambda lib: lambda a: a.gather(2, a.argsort(2)),
 }
 
 

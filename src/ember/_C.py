@@ -390,3 +390,12 @@ _DisableTorchDispatch = _mode_utils.DisableTorchDispatch
 # torch._C._RestorePythonTLSSnapshot (Note [Reentrant dispatch] in utils/_python_fallback.py)
 _RestorePythonTLSSnapshot = _python_fallback.RestorePythonTLSSnapshot
 _disabled_torch_dispatch_impl = _tensor._disabled_torch_dispatch_impl
+
+# torch._C's forward grad mode (this thread's; torch.autograd.forward_ad reads it)
+from .autograd.forward_ad import _is_fwd_grad_enabled  # noqa: E402, F401
+
+
+def _set_fwd_grad_enabled(enabled: bool) -> None:
+    from ._c10.thread_state import per_thread
+
+    per_thread.state.fw_grad_mode = bool(enabled)

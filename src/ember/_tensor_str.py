@@ -285,7 +285,10 @@ def _str(tensor, *, tensor_contents=None) -> str:
         text = tensor_contents
     grad_fn = tensor._grad_fn
     if grad_fn is not None:
-        suffixes.append(f"grad_fn=<{type(grad_fn).__name__}>")
+        name = type(grad_fn).__name__
+        if name == "CppFunction":  # a node without a Python class of its own
+            name = grad_fn.name().rsplit("::", 1)[-1]
+        suffixes.append(f"grad_fn=<{name}>")
     elif tensor._requires_grad:
         suffixes.append("requires_grad=True")
     forward_grads = tensor._fw_grad  # a dual tensor: its tangent (Note [Forward grads])

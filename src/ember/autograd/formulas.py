@@ -465,12 +465,20 @@ from ember.autograd.formulas_distance import (  # noqa: E402, F401 (derivatives.
 )
 from ember.autograd.formulas_forward import (  # noqa: E402, F401 (derivatives.yaml result: entries)
     amaxamin_jvp,
+    apply_loss_reduction,
+    batch_norm_jvp,
+    clamp_jvp,
+    convolution_jvp,
     copy_tangent,
     evenly_read_jvp,
     gather_with_keepdimed_indices,
+    glu_jvp,
+    layer_norm_jvp,
+    logcumsumexp_jvp,
     logsumexp_jvp,
     norm_jvp,
     prod_jvp,
+    sgn_jvp,
     std_jvp,
     var_jvp,
 )

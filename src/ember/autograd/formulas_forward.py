@@ -14,12 +14,20 @@ from ember.aten.native import at
 
 __all__ = [
     "amaxamin_jvp",
+    "apply_loss_reduction",
+    "batch_norm_jvp",
+    "clamp_jvp",
+    "convolution_jvp",
+    "glu_jvp",
+    "layer_norm_jvp",
+    "logcumsumexp_jvp",
     "copy_tangent",
     "evenly_read_jvp",
     "gather_with_keepdimed_indices",
     "logsumexp_jvp",
     "norm_jvp",
     "prod_jvp",
+    "sgn_jvp",
     "std_jvp",
     "var_jvp",
 ]
@@ -121,8 +129,117 @@ def std_jvp(self_p, self_t, result, dim, correction, keepdim: bool):
     )
 
 
+def sgn_jvp(self_p, self_t, result):
+    """sgn's tangent: sgn_backward's formula, which is zero for a real input (a plain zero
+    tensor here, as PyTorch's; ember's backward helper gives a ZeroTensor)."""
+    if not self_p.dtype.is_complex:
+        return at.zeros_like(self_t, None, None, None, None, None)
+    from .formulas import sgn_backward
+
+    return sgn_backward(self_p, self_t, result)
+
+
 def copy_tangent(src_t, sizes):
     """copy_'s tangent for a self without one: src's, broadcast to self's size."""
     if tuple(src_t._sizes) != tuple(sizes):
         return src_t.expand(list(sizes))
     return src_t.clone()
+
+
+def logcumsumexp_jvp(self_p, self_t, dim: int):
+    if self_p.numel() > 0:
+        self_p_exp = (self_p - at.amax(self_p, [dim], True)).exp()
+    else:
+        self_p_exp = self_p.exp()
+    return (self_p_exp * self_t).cumsum(dim) / self_p_exp.cumsum(dim)
+
+
+def clamp_jvp(self_p, self_t, min_p, min_t, max_p, max_t):
+    if min_p is not None and max_p is not None:
+        inner = at.where_self(self_p > max_p, max_t, self_t)
+        inner = at.where_self(self_p < min_p, min_t, inner)
+        return at.where_self(min_p > max_p, max_t, inner)
+    if min_p is not None:
+        return at.where_self(self_p > min_p, self_t, min_t)
+    if max_p is not None:
+        return at.where_self(self_p < max_p, self_t, max_t)
+    return self_t
+
+
+def glu_jvp(glu, x, dx, dim: int):
+    half = x.size(dim) // 2
+    sig_b = x.narrow(dim, half, half).sigmoid()
+    da = dx.narrow(dim, 0, half)
+    db = dx.narrow(dim, half, half)
+    return da * sig_b + db * (glu - glu * sig_b)
+
+
+def _affine(tensor, sizes):
+    return None if tensor is None else tensor.view(sizes)
+
+
+def layer_norm_jvp(input_p, input_t, weight_p, weight_t, bias_p, bias_t, mean, invstd, shape):
+    ndim = input_t.dim()
+    lead = ndim - len(shape)
+    dims = list(range(lead, ndim))
+    view = [1 if i >= lead else s for i, s in enumerate(input_t._sizes)]
+    view_affine = [1 if i < lead else s for i, s in enumerate(input_t._sizes)]
+    mean_p = mean.view(view)
+    invstd_p = invstd.view(view)
+    centred_t = input_t - input_t.mean(dims, True)
+    invstd_t = -invstd_p.pow(3) * (centred_t * (input_p - mean_p)).mean(dims, True)
+    result_t = centred_t * invstd_p + (input_p - mean_p) * invstd_t
+    if weight_p is not None:
+        result_t = result_t * weight_p.view(view_affine)
+    if weight_t is not None:
+        result_t = result_t + weight_t.view(view_affine) * (input_p - mean_p) * invstd_p
+    if bias_t is not None:
+        result_t = result_t + bias_t.view(view_affine)
+    return result_t
+
+
+def batch_norm_jvp(
+    input_p, input_t, weight_p, weight_t, bias_p, bias_t, running_mean, running_var,
+    saved_mean, saved_invstd, train: bool, eps: float,
+):  # fmt: skip
+    dims = [d for d in range(input_t.dim()) if d != 1]
+    view = [s if d == 1 else 1 for d, s in enumerate(input_t._sizes)]
+    if train:
+        count = 1
+        for d in dims:
+            count *= input_t._sizes[d]
+        mean_p = saved_mean.view(view)
+        invstd_p = saved_invstd.view(view)
+        centred_t = input_t - input_t.mean(dims, True)
+        invstd_t = -invstd_p.pow(3) * (centred_t * (input_p - mean_p)).sum(dims, True) / count
+        result_t = centred_t * invstd_p + (input_p - mean_p) * invstd_t
+    else:
+        mean_p = running_mean.view(view)
+        invstd_p = (1 / (running_var + eps).sqrt()).view(view)
+        result_t = input_t * invstd_p
+    if weight_p is not None:
+        result_t = result_t * weight_p.view(view)
+    if weight_t is not None:
+        result_t = result_t + weight_t.view(view) * (input_p - mean_p) * invstd_p
+    if bias_t is not None:
+        result_t = result_t + bias_t.view(view)
+    return result_t
+
+
+def convolution_jvp(
+    input_p, input_t, weight_p, weight_t, bias_p, bias_t, stride, padding, dilation,
+    transposed: bool, output_padding, groups: int,
+):  # fmt: skip
+    args = (stride, padding, dilation, transposed, output_padding, groups)
+    return at.convolution(input_t, weight_p, None, *args) + at.convolution(
+        input_p, weight_t, bias_t, *args
+    )
+
+
+def apply_loss_reduction(unreduced, reduction: int):
+    """Reduction::Mean (1) and Sum (2) of an elementwise loss's tangent."""
+    if reduction == 1:
+        return unreduced.mean()
+    if reduction == 2:
+        return unreduced.sum()
+    return unreduced

@@ -148,6 +148,36 @@ def unpack_dual(tensor, *, level: int | None = None) -> UnpackedDualTensor:
     return UnpackedDualTensor(primal, tangent)
 
 
+def _is_fwd_grad_enabled() -> bool:
+    """torch._C._is_fwd_grad_enabled: this thread's forward grad mode."""
+    return per_thread.state.fw_grad_mode
+
+
+class _set_fwd_grad_enabled:
+    """Sets this thread's forward grad mode at once; restores it on exit (or as a decorator)."""
+
+    def __init__(self, mode: bool) -> None:
+        self.prev = per_thread.state.fw_grad_mode
+        per_thread.state.fw_grad_mode = bool(mode)
+
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(self, *exc: object) -> None:
+        per_thread.state.fw_grad_mode = self.prev
+
+    def __call__(self, fn):
+        mode = per_thread.state.fw_grad_mode
+        per_thread.state.fw_grad_mode = self.prev
+
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            with self.__class__(mode):
+                return fn(*args, **kwargs)
+
+        return wrapper
+
+
 class dual_level:
     """Context manager (and decorator) for forward AD: enters a level, leaves it on exit."""
 

@@ -41,6 +41,7 @@ __all__ = [
     "clone_primal",
     "forbid_forward",
     "forbid_forward_fallback",
+    "forbid_forward_out",
     "fw_formulas_off",
 ]
 
@@ -49,6 +50,9 @@ _NOT_IMPLEMENTED = (
     "implemented yet.\nPlease file an issue to PyTorch at "
     "https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can "
     "prioritize its implementation or submit a PR adding the implementation to derivatives.yaml"
+)
+_NOT_IMPLEMENTED_OUT = (
+    "Trying to use forward AD with {name} that does not support it because it is an out= function"
 )
 _NOT_IMPLEMENTED_FALLBACK = "Trying to use forward AD with aten::{name} that does not support it."
 
@@ -259,6 +263,12 @@ def forbid_forward(name: str, *values) -> None:
     """An operator with a derivatives.yaml entry but no forward formula."""
     if any_fw_grad(*values):
         raise NotImplementedError(_NOT_IMPLEMENTED.format(name=name))
+
+
+def forbid_forward_out(name: str, *values) -> None:
+    """An out= overload: PyTorch's codegen gives none of them a forward formula."""
+    if any_fw_grad(*values):
+        raise NotImplementedError(_NOT_IMPLEMENTED_OUT.format(name=name))
 
 
 def forbid_forward_fallback(name: str, *values) -> None:

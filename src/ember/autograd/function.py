@@ -23,6 +23,8 @@ from ember.aten.python_arg_convert import tp_name
 
 from . import grad_mode
 from .custom_function import process_outputs, resolve_kwargs_to_positional
+from .forward_grad import forward_state
+from .function_forward import input_tangents, jvp_outputs
 from .graph import Node, _sequence, collect_next_edges
 
 # While a functorch transform is live (its DynamicLayer keys are included), apply asks the
@@ -110,6 +112,9 @@ class BackwardCFunction(Node, FunctionCtx):
 
     @property
     def saved_tensors(self) -> tuple:
+        found = self.__dict__
+        if "_saved_for_jvp" in found:  # inside jvp: what forward saved for it
+            return found["_saved_for_jvp"]
         if self._saved is None:
             return tuple(self.__dict__.get("to_save", ()))
         return tuple(s.unpack(self) if s is not None else None for s in self._saved)
@@ -214,6 +219,13 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
 
     vjp = backward
 
+    @staticmethod
+    def jvp(ctx, *grad_inputs):
+        raise NotImplementedError(
+            "You must implement the jvp function for custom autograd.Function to use it with "
+            "forward mode AD."
+        )
+
     @classmethod
     def apply(cls, *args, **kwargs):
         """Function.apply, then THPFunction_apply: forward under no_grad, outputs wrapped."""
@@ -239,13 +251,19 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
         executable = per_thread.state.grad_mode and any(t.requires_grad for t in tensors)
         if executable:
             ctx.set_next_edges(collect_next_edges(*tensors))
-        with grad_mode.no_grad():
+        tangents = input_tangents(inputs) if forward_state.active else None
+        with grad_mode.no_grad(), _fw_grad_off():
             if overridden_setup:
                 output = cls.forward(*inputs)
                 cls.setup_context(ctx, inputs, output)
             else:
                 output = cls.forward(ctx, *inputs)
-        return process_outputs(ctx, tensors, output, executable, overridden_setup)
+        if tangents is None:
+            return process_outputs(ctx, tensors, output, executable, overridden_setup)
+        marks = dict(ctx.__dict__)
+        result = process_outputs(ctx, tensors, output, executable, overridden_setup)
+        jvp_outputs(cls, ctx, inputs, tangents, output, result, marks)
+        return result
 
 
 def _apply_positional(cls, inputs: tuple):
@@ -273,13 +291,38 @@ def _apply_positional(cls, inputs: tuple):
     executable = ts.grad_mode and any_requires
     if executable:
         ctx.set_next_edges(collect_next_edges(*tensors))
-    previous = ts.grad_mode
-    ts.grad_mode = False  # no_grad(), inline
+    if forward_state.active:  # See Note [Forward grads]
+        return _apply_with_tangents(cls, ctx, inputs, tensors, executable)
+    previous = ts.grad_mode, ts.fw_grad_mode
+    ts.grad_mode = ts.fw_grad_mode = False  # no_grad() and AutoFwGradMode(false), inline
     try:
         output = cls.forward(ctx, *inputs)
     finally:
-        ts.grad_mode = previous
+        ts.grad_mode, ts.fw_grad_mode = previous
     return process_outputs(ctx, tensors, output, executable, False)
+
+
+class _fw_grad_off:
+    """Forward grad mode off while forward runs (THPFunction_apply's AutoFwGradMode)."""
+
+    def __enter__(self) -> None:
+        self.prev = per_thread.state.fw_grad_mode
+        per_thread.state.fw_grad_mode = False
+
+    def __exit__(self, *exc) -> None:
+        per_thread.state.fw_grad_mode = self.prev
+
+
+def _apply_with_tangents(cls, ctx, inputs, tensors, executable):
+    tangents = input_tangents(inputs)
+    with grad_mode.no_grad(), _fw_grad_off():
+        output = cls.forward(ctx, *inputs)
+    if tangents is None:
+        return process_outputs(ctx, tensors, output, executable, False)
+    marks = dict(ctx.__dict__)
+    result = process_outputs(ctx, tensors, output, executable, False)
+    jvp_outputs(cls, ctx, inputs, tangents, output, result, marks)
+    return result
 
 
 def once_differentiable(fn):

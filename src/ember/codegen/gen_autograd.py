@@ -404,6 +404,7 @@ def write_kernels(ops: list[AutogradOp]) -> str:
     lines.append("from ember.autograd.forward_grad import (")
     lines.append("    forbid_forward,")
     lines.append("    forbid_forward_fallback,")
+    lines.append("    forbid_forward_out,")
     lines.append("    forward_state as FW,")
     lines.append(")")
     lines.append("from ember.autograd.variable_type import (")

@@ -19,8 +19,8 @@ tangent, with forward grad mode off (See Note [Forward grads]). An in-place oper
 formula sees `self` as it was before the call (a clone, taken only when the formula reads
 it), `result` as it is after; its value is copied into self's tangent when self has one,
 unless the formula already changed that tangent in place. An operator with a formula
-for its backward but none forward, or with no entry, refuses a tangent before it runs,
-with PyTorch's NotImplementedError. The kernels pay one read of `forward_state.active`.
+for its backward but none forward, or with no entry, and every out= overload refuse a
+tangent before they run, with PyTorch's NotImplementedError. The kernels pay one read of `forward_state.active`.
 """
 
 from __future__ import annotations
@@ -126,8 +126,9 @@ def _bindings(op: AutogradOp, formulas, indent: str) -> list[str]:
     returns = op.f.func.returns
     if len(returns) > 1:
         for i, r in enumerate(returns):
-            if r.name and r.name in used:
-                lines.append(f"{indent}{r.name} = result[{i}]")
+            name = r.name or f"result{i}"
+            if name in used:
+                lines.append(f"{indent}{name} = result[{i}]")
     args = {a.name for a in op.f.func.arguments}
     for name in sorted(used):
         for suffix in METADATA_SUFFIXES:
@@ -201,6 +202,8 @@ def _function(op: AutogradOp) -> list[str]:
     original = _needs_original(op, formulas)
     lines.append("")
     lines.append(f"def {f.kernel}_pre({args}):")
+    lines.append("    if not (self.dtype.is_floating_point or self.dtype.is_complex):")
+    lines.append("        return None")
     lines += _read_tangents(op)
     lines.append("        return None")
     names = ", ".join(f"{n}_t_raw" for n in _tangent_names(op))
@@ -264,6 +267,12 @@ def kernel_before(op: AutogradOp) -> list[str]:
         return [
             "    if FW.active:",
             f'        forbid_forward_fallback("{op.f.base_name}", {", ".join(tensors)})',
+        ]
+    if op.kind == "out":
+        tensors = [a.name for a in op.f.func.arguments if is_tensor_type(a)]
+        return [
+            "    if FW.active:",
+            f'        forbid_forward_out("{op.f.base_name}_out", {", ".join(tensors)})',
         ]
     if op.kind != "record":
         return []

@@ -7,7 +7,7 @@ they skip every op a family gave a rule.
 
 from __future__ import annotations
 
-from . import dims, matmul, pointwise, randomness, special, views  # noqa: F401
+from . import dims, matmul, nn, pointwise, randomness, special, views  # noqa: F401
 
 # isort: split
 from . import decompositions  # noqa: F401  (last: after every rule)

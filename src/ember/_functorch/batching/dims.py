@@ -55,7 +55,12 @@ def _others_batched(args, lvl) -> bool:
     return False
 
 
-def make_dim_rule(spec, extra: int = 0):
+# The reductions read None or an empty dim list as "every dim"; for these an empty list is
+# no dim at all.
+_NOT_EMPTY_IS_ALL = {"flip", "squeeze.dims", "movedim.intlist"}
+
+
+def make_dim_rule(spec, extra: int = 0, empty_is_all: bool = True):
     """The rule for an op with dim arguments ``spec`` (``extra``: 1 where dims range over
     one more than the rank)."""
 
@@ -77,7 +82,7 @@ def make_dim_rule(spec, extra: int = 0):
         for index, is_list in spec:
             dims = args[index]
             if is_list:
-                if dims is None or len(dims) == 0:
+                if dims is None or (empty_is_all and len(dims) == 0):
                     new[index] = list(range(1, max(rank, 1) + 1))
                 else:
                     new[index] = [wrap_dim(d, logical) + 1 for d in dims]
@@ -105,7 +110,8 @@ def _drop_scalar_dim(result):
 for _name in DIM_OPS:
     _handle = dispatcher.find_op("aten::" + _name)
     if _handle is not None:
-        register("aten::" + _name, make_dim_rule(_dim_spec(_handle.schema)))
+        rule = make_dim_rule(_dim_spec(_handle.schema), empty_is_all=_name not in _NOT_EMPTY_IS_ALL)
+        register("aten::" + _name, rule)
 for _name in _NEW_DIM_OPS:
     _handle = dispatcher.find_op("aten::" + _name)
     register("aten::" + _name, make_dim_rule(_dim_spec(_handle.schema), extra=1))

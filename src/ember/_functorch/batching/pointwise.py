@@ -10,6 +10,8 @@ broadcast error shows (fact A9).
 
 from __future__ import annotations
 
+from ..._c10.dtypes import bool as _BOOL
+from ..._c10.dtypes import result_type
 from ..._dispatch.dispatcher import dispatcher
 from ...aten.registration import ATEN_TAGS
 from .helpers import AFTER_BATCHED, front, level, pad_front, record_at, register, wrap
@@ -34,10 +36,30 @@ def pointwise_rule(op, bits, *args):
     for i, record, sizes in records:
         value = front(record)
         physical[i] = value if i == 0 and inplace_of(op) else pad_front(value, sizes, rank)
+    if not inplace_of(op) and any(not sizes for _, _, sizes in records):
+        _promote_as_logical(args, physical)
     if inplace_of(op):
         op.call(*physical)
         return args[0]
     return wrap(op.call(*physical), lvl)
+
+
+def _promote_as_logical(args, physical) -> None:
+    """A batched logical scalar is no 0-dim tensor physically, so it would promote as one
+    with dims: cast the physical tensors to the dtype the logical operands promote to
+    (PyTorch's binary pointwise rules do; its where / ternary rules do not)."""
+    logical = [a for a in args if hasattr(a, "_sizes")]
+    if len(logical) != 2 or logical[0].dtype is logical[1].dtype:  # binary ops only, as PyTorch
+        return
+    wanted = result_type(*logical)
+    if (
+        result_type(*[p for p in physical if hasattr(p, "_sizes") and p.dtype is not _BOOL])
+        is wanted
+    ):
+        return
+    for i, value in enumerate(physical):
+        if hasattr(value, "_sizes") and value.dtype is not wanted and value.dtype is not _BOOL:
+            physical[i] = value.to(wanted)
 
 
 _INPLACE: dict = {}

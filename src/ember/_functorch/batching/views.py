@@ -8,6 +8,7 @@ the physical tensors (batch dim first), the result batched along dim 0.
 
 from __future__ import annotations
 
+from ..._dispatch.dispatcher import dispatcher
 from ...aten.native import at
 from ...aten.native.common import wrap_dim
 from ..fallback import batched_fallback, inplace_unbatched_self_error
@@ -139,3 +140,84 @@ def copy_rule(op, bits, self, src, non_blocking):
 register("aten::copy_", copy_rule)
 for _name in ("aten::fill_.Scalar", "aten::fill_.Tensor", "aten::zero_"):
     register(_name, pointwise_rule)
+
+
+def _inplace_view_rule(out_of_place: str):
+    """squeeze_ / unsqueeze_ / transpose_ / t_ on a BatchedTensor: the out-of-place view's
+    value and batch dim replace the wrapper's, and its logical sizes and strides."""
+    view = dispatcher.find_op(out_of_place)
+
+    def inplace_view_rule(op, bits, self, *rest):
+        lvl = level()
+        record = record_at(self, lvl)
+        if record is None:
+            return op.redispatch(bits & AFTER_BATCHED, self, *rest)
+        result = view.call(self, *rest)
+        new = result._functorch
+        record.value, record.bdim = new.value, new.bdim
+        self._set_sizes_strides(result._sizes, result._strides, 0)
+        return self
+
+    return inplace_view_rule
+
+
+for _name, _view in (("squeeze_", "squeeze"), ("squeeze_.dim", "squeeze.dim"),
+                     ("squeeze_.dims", "squeeze.dims"), ("unsqueeze_", "unsqueeze"),
+                     ("transpose_", "transpose.int"), ("t_", "t")):  # fmt: skip
+    register("aten::" + _name, _inplace_view_rule("aten::" + _view))
+
+# Ops acting on the trailing dims only (or elementwise with no broadcasting to do): the
+# pointwise rule's batch-dim-first call is all they need.
+for _name in ("_to_copy", "tril", "triu"):
+    register("aten::" + _name, pointwise_rule)
+
+
+def repeat_rule(op, bits, self, repeats):
+    lvl = level()
+    record = record_at(self, lvl)
+    if record is None:
+        return op.redispatch(bits & AFTER_BATCHED, self, repeats)
+    physical = pad_front(front(record), self._sizes, len(repeats))
+    return wrap(at.repeat(physical, [1, *repeats]), lvl)
+
+
+register("aten::repeat", repeat_rule)
+
+
+def _expanded(tensor, record, size):
+    """The physical form of an argument: batch dim first, or expanded along a new one."""
+    if record is not None:
+        return front(record)
+    return at.expand(at.unsqueeze(tensor, 0), (size, *tensor._sizes), False)
+
+
+def index_select_rule(op, bits, self, dim, index):
+    lvl = level()
+    record, index_record = record_at(self, lvl), record_at(index, lvl)
+    if record is None and index_record is None:
+        return op.redispatch(bits & AFTER_BATCHED, self, dim, index)
+    if index_record is not None or len(index._sizes) > 1:
+        return batched_fallback(op, bits, self, dim, index)
+    return wrap(at.index_select(front(record), wrap_dim(dim, len(self._sizes)) + 1, index), lvl)
+
+
+register("aten::index_select", index_select_rule)
+
+
+def gather_rule(op, bits, self, dim, index, sparse_grad):
+    """gather along dim + 1 of the physical self and index (an unbatched one expanded)."""
+    lvl = level()
+    record, index_record = record_at(self, lvl), record_at(index, lvl)
+    if record is None and index_record is None:
+        return op.redispatch(bits & AFTER_BATCHED, self, dim, index, sparse_grad)
+    if not self._sizes or len(index._sizes) != len(self._sizes):
+        return batched_fallback(op, bits, self, dim, index, sparse_grad)
+    live = record if record is not None else index_record
+    size = live.value._sizes[live.bdim]
+    physical = _expanded(self, record, size)
+    physical_index = _expanded(index, index_record, size)
+    dim = wrap_dim(dim, len(self._sizes)) + 1
+    return wrap(at.gather(physical, dim, physical_index, sparse_grad), lvl)
+
+
+register("aten::gather", gather_rule)

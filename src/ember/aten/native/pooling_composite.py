@@ -104,6 +104,7 @@ def max_pool1d(self, kernel_size, stride, padding, dilation, ceil_mode):
     stride, out = _check_max_pool1d(self, kernel_size, stride, padding, dilation, ceil_mode)
     if (
         (self.requires_grad and is_grad_enabled())
+        or self._fw_grad is not None  # a tangent (Note [Forward grads]): PyTorch's _fw_grad(0)
         or self.device.type != "cpu"
         or is_tensor_subclass_like(self)
     ):  # noqa: E501

@@ -11,6 +11,7 @@ from ember.autograd._generated import nodes
 from ember.autograd.forward_grad import (
     forbid_forward,
     forbid_forward_fallback,
+    forbid_forward_out,
     forward_state as FW,
 )
 from ember.autograd.variable_type import (
@@ -88,6 +89,8 @@ def abs_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="abs"))
+    if FW.active:
+        forbid_forward_out("abs_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -275,6 +278,8 @@ def add_out(ks, self, other, alpha, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="add"))
+    if FW.active:
+        forbid_forward_out("add_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1787,6 +1792,8 @@ def bmm_out(ks, self, mat2, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or mat2._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="bmm"))
+    if FW.active:
+        forbid_forward_out("bmm_out", self, mat2, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1873,6 +1880,8 @@ def cat_out(ks, tensors, dim, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (any_requires_grad(tensors) or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="cat"))
+    if FW.active:
+        forbid_forward_out("cat_out", tensors, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1919,8 +1928,6 @@ def clamp_Tensor(ks, self, min, max):
         node._raw_saved_max = SavedVariable(max)
         node._raw_saved_min = SavedVariable(min)
         node._raw_saved_self = SavedVariable(self)
-    if FW.active:
-        forbid_forward("clamp", self, min, max)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1929,6 +1936,8 @@ def clamp_Tensor(ks, self, min, max):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.clamp_Tensor(result, self, min, max)
     return result
 
 
@@ -1972,8 +1981,7 @@ def clamp__Tensor(ks, self, min, max):
         node._raw_saved_max = SavedVariable(max)
         node._raw_saved_min = SavedVariable(min)
         node._raw_saved_self = SavedVariable(self.clone())
-    if FW.active:
-        forbid_forward("clamp_", self, min, max)
+    fw = _fw.clamp__Tensor_pre(self, min, max) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1982,6 +1990,8 @@ def clamp__Tensor(ks, self, min, max):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.clamp__Tensor(fw, self, min, max)
     return result
 
 
@@ -1992,6 +2002,8 @@ def clamp_out(ks, self, min, max, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="clamp"))
+    if FW.active:
+        forbid_forward_out("clamp_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2008,6 +2020,8 @@ def clamp_Tensor_out(ks, self, min, max, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or (min is not None and min._requires_grad) or (max is not None and max._requires_grad) or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="clamp"))
+    if FW.active:
+        forbid_forward_out("clamp_out", self, min, max, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2096,6 +2110,8 @@ def cos_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="cos"))
+    if FW.active:
+        forbid_forward_out("cos_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2165,6 +2181,8 @@ def cumprod_out(ks, self, dim, dtype, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="cumprod"))
+    if FW.active:
+        forbid_forward_out("cumprod_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2231,6 +2249,8 @@ def cumsum_out(ks, self, dim, dtype, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="cumsum"))
+    if FW.active:
+        forbid_forward_out("cumsum_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2329,6 +2349,8 @@ def div_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="div"))
+    if FW.active:
+        forbid_forward_out("div_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2403,6 +2425,8 @@ def div_out_mode(ks, self, other, rounding_mode, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="div"))
+    if FW.active:
+        forbid_forward_out("div_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2637,6 +2661,8 @@ def acos_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="acos"))
+    if FW.active:
+        forbid_forward_out("acos_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2701,6 +2727,8 @@ def asin_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="asin"))
+    if FW.active:
+        forbid_forward_out("asin_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2765,6 +2793,8 @@ def atan_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="atan"))
+    if FW.active:
+        forbid_forward_out("atan_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2829,6 +2859,8 @@ def tan_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="tan"))
+    if FW.active:
+        forbid_forward_out("tan_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2893,6 +2925,8 @@ def sinh_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sinh"))
+    if FW.active:
+        forbid_forward_out("sinh_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2957,6 +2991,8 @@ def cosh_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="cosh"))
+    if FW.active:
+        forbid_forward_out("cosh_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3021,6 +3057,8 @@ def expm1_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="expm1"))
+    if FW.active:
+        forbid_forward_out("expm1_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3085,6 +3123,8 @@ def log2_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="log2"))
+    if FW.active:
+        forbid_forward_out("log2_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3149,6 +3189,8 @@ def log10_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="log10"))
+    if FW.active:
+        forbid_forward_out("log10_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3213,6 +3255,8 @@ def exp_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="exp"))
+    if FW.active:
+        forbid_forward_out("exp_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3404,6 +3448,8 @@ def index_Tensor_out(ks, self, indices, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="index"))
+    if FW.active:
+        forbid_forward_out("index_out", self, indices, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3575,6 +3621,8 @@ def log_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="log"))
+    if FW.active:
+        forbid_forward_out("log_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3639,6 +3687,8 @@ def log1p_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="log1p"))
+    if FW.active:
+        forbid_forward_out("log1p_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3679,6 +3729,8 @@ def _log_softmax_out(ks, self, dim, half_to_float, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_log_softmax"))
+    if FW.active:
+        forbid_forward_out("_log_softmax_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3721,6 +3773,8 @@ def _log_softmax_backward_data_out(ks, grad_output, output, dim, input_dtype, ou
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (grad_output._requires_grad or output._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_log_softmax_backward_data"))
+    if FW.active:
+        forbid_forward_out("_log_softmax_backward_data_out", grad_output, output, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3789,6 +3843,8 @@ def max_dim_max(ks, self, dim, keepdim, max, max_values):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or max._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="max"))
+    if FW.active:
+        forbid_forward_out("max_out", self, max, max_values)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3831,6 +3887,8 @@ def amax_out(ks, self, dim, keepdim, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="amax"))
+    if FW.active:
+        forbid_forward_out("amax_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3871,6 +3929,8 @@ def mean_dtype_out(ks, self, dtype, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="mean"))
+    if FW.active:
+        forbid_forward_out("mean_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3913,6 +3973,8 @@ def mean_out(ks, self, dim, keepdim, dtype, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="mean"))
+    if FW.active:
+        forbid_forward_out("mean_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3955,6 +4017,8 @@ def min_dim_min(ks, self, dim, keepdim, min, min_indices):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or min._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="min"))
+    if FW.active:
+        forbid_forward_out("min_out", self, min, min_indices)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3997,6 +4061,8 @@ def amin_out(ks, self, dim, keepdim, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="amin"))
+    if FW.active:
+        forbid_forward_out("amin_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4047,6 +4113,8 @@ def mm_out(ks, self, mat2, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or mat2._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="mm"))
+    if FW.active:
+        forbid_forward_out("mm_out", self, mat2, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4170,6 +4238,8 @@ def mul_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="mul"))
+    if FW.active:
+        forbid_forward_out("mul_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5007,8 +5077,7 @@ def uniform_(ks, self, from_, to, generator):
         check_inplace(self)
         node = nodes.UniformBackward0()
         node._next_edges = (gradient_edge(self),)
-    if FW.active:
-        forbid_forward("uniform_", self)
+    fw = _fw.uniform__pre(self, from_, to, generator) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5017,6 +5086,8 @@ def uniform_(ks, self, from_, to, generator):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.uniform_(fw, self, from_, to, generator)
     return result
 
 
@@ -5030,8 +5101,7 @@ def normal_(ks, self, mean, std, generator):
         check_inplace(self)
         node = nodes.NormalBackward0()
         node._next_edges = (gradient_edge(self),)
-    if FW.active:
-        forbid_forward("normal_", self)
+    fw = _fw.normal__pre(self, mean, std, generator) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5040,6 +5110,8 @@ def normal_(ks, self, mean, std, generator):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.normal_(fw, self, mean, std, generator)
     return result
 
 
@@ -5053,8 +5125,7 @@ def random__from(ks, self, from_, to, generator):
         check_inplace(self)
         node = nodes.RandomBackward0()
         node._next_edges = (gradient_edge(self),)
-    if FW.active:
-        forbid_forward("random_", self)
+    fw = _fw.random__from_pre(self, from_, to, generator) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5063,6 +5134,8 @@ def random__from(ks, self, from_, to, generator):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.random__from(fw, self, from_, to, generator)
     return result
 
 
@@ -5076,8 +5149,7 @@ def random__to(ks, self, to, generator):
         check_inplace(self)
         node = nodes.RandomBackward1()
         node._next_edges = (gradient_edge(self),)
-    if FW.active:
-        forbid_forward("random_", self)
+    fw = _fw.random__to_pre(self, to, generator) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5086,6 +5158,8 @@ def random__to(ks, self, to, generator):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.random__to(fw, self, to, generator)
     return result
 
 
@@ -5099,8 +5173,7 @@ def random_(ks, self, generator):
         check_inplace(self)
         node = nodes.RandomBackward2()
         node._next_edges = (gradient_edge(self),)
-    if FW.active:
-        forbid_forward("random_", self)
+    fw = _fw.random__pre(self, generator) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5109,6 +5182,8 @@ def random_(ks, self, generator):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.random_(fw, self, generator)
     return result
 
 
@@ -5141,6 +5216,8 @@ def bernoulli_out(ks, self, generator, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="bernoulli"))
+    if FW.active:
+        forbid_forward_out("bernoulli_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5162,8 +5239,7 @@ def bernoulli__Tensor(ks, self, p, generator):
         node._next_edges = (gradient_edge(self), gradient_edge(p))
         if node.should_compute_output(1):
             node._raw_saved_p = SavedVariable(p)
-    if FW.active:
-        forbid_forward("bernoulli_", self, p)
+    fw = _fw.bernoulli__Tensor_pre(self, p, generator) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5172,6 +5248,8 @@ def bernoulli__Tensor(ks, self, p, generator):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.bernoulli__Tensor(fw, self, p, generator)
     return result
 
 
@@ -5185,8 +5263,7 @@ def bernoulli__float(ks, self, p, generator):
         check_inplace(self)
         node = nodes.BernoulliBackward2()
         node._next_edges = (gradient_edge(self),)
-    if FW.active:
-        forbid_forward("bernoulli_", self)
+    fw = _fw.bernoulli__float_pre(self, p, generator) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5195,6 +5272,8 @@ def bernoulli__float(ks, self, p, generator):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.bernoulli__float(fw, self, p, generator)
     return result
 
 
@@ -5273,6 +5352,8 @@ def neg_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="neg"))
+    if FW.active:
+        forbid_forward_out("neg_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5337,6 +5418,8 @@ def threshold_backward_grad_input(ks, grad_output, self, threshold, grad_input):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (grad_output._requires_grad or self._requires_grad or grad_input._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="threshold_backward"))
+    if FW.active:
+        forbid_forward_out("threshold_backward_out", grad_output, self, grad_input)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5379,6 +5462,8 @@ def gelu_out(ks, self, approximate, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="gelu"))
+    if FW.active:
+        forbid_forward_out("gelu_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5493,6 +5578,8 @@ def rsqrt_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="rsqrt"))
+    if FW.active:
+        forbid_forward_out("rsqrt_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5557,6 +5644,8 @@ def reciprocal_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="reciprocal"))
+    if FW.active:
+        forbid_forward_out("reciprocal_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5646,6 +5735,8 @@ def sigmoid_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sigmoid"))
+    if FW.active:
+        forbid_forward_out("sigmoid_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5662,6 +5753,8 @@ def sigmoid_backward_grad_input(ks, grad_output, output, grad_input):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (grad_output._requires_grad or output._requires_grad or grad_input._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sigmoid_backward"))
+    if FW.active:
+        forbid_forward_out("sigmoid_backward_out", grad_output, output, grad_input)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5751,6 +5844,8 @@ def sin_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sin"))
+    if FW.active:
+        forbid_forward_out("sin_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5832,6 +5927,8 @@ def _softmax_out(ks, self, dim, half_to_float, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_softmax"))
+    if FW.active:
+        forbid_forward_out("_softmax_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5874,6 +5971,8 @@ def _softmax_backward_data_out(ks, grad_output, output, dim, input_dtype, grad_i
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (grad_output._requires_grad or output._requires_grad or grad_input._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_softmax_backward_data"))
+    if FW.active:
+        forbid_forward_out("_softmax_backward_data_out", grad_output, output, grad_input)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6037,6 +6136,8 @@ def stack_out(ks, tensors, dim, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (any_requires_grad(tensors) or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="stack"))
+    if FW.active:
+        forbid_forward_out("stack_out", tensors, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6101,6 +6202,8 @@ def sum_IntList_out(ks, self, dim, keepdim, dtype, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sum"))
+    if FW.active:
+        forbid_forward_out("sum_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6165,6 +6268,8 @@ def sqrt_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sqrt"))
+    if FW.active:
+        forbid_forward_out("sqrt_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6208,6 +6313,8 @@ def std_correction_out(ks, self, dim, correction, keepdim, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="std"))
+    if FW.active:
+        forbid_forward_out("std_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6274,6 +6381,8 @@ def prod_int_out(ks, self, dim, keepdim, dtype, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="prod"))
+    if FW.active:
+        forbid_forward_out("prod_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6360,6 +6469,8 @@ def tanh_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="tanh"))
+    if FW.active:
+        forbid_forward_out("tanh_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6376,6 +6487,8 @@ def tanh_backward_grad_input(ks, grad_output, output, grad_input):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (grad_output._requires_grad or output._requires_grad or grad_input._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="tanh_backward"))
+    if FW.active:
+        forbid_forward_out("tanh_backward_out", grad_output, output, grad_input)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6560,6 +6673,8 @@ def var_correction_out(ks, self, dim, correction, keepdim, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="var"))
+    if FW.active:
+        forbid_forward_out("var_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6599,6 +6714,8 @@ def where_self_out(ks, condition, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="where"))
+    if FW.active:
+        forbid_forward_out("where_out", condition, self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6878,6 +6995,8 @@ def norm_out(ks, self, p, dim, keepdim, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="norm"))
+    if FW.active:
+        forbid_forward_out("norm_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6919,6 +7038,8 @@ def linalg_lstsq_out(ks, self, b, rcond, driver, solution, residuals, rank, sing
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or b._requires_grad or solution._requires_grad or residuals._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="linalg_lstsq"))
+    if FW.active:
+        forbid_forward_out("linalg_lstsq_out", self, b, solution, residuals, rank, singular_values)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6962,6 +7083,8 @@ def linalg_vector_norm_out(ks, self, ord, dim, keepdim, dtype, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="linalg_vector_norm"))
+    if FW.active:
+        forbid_forward_out("linalg_vector_norm_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7000,6 +7123,8 @@ def sub_out(ks, self, other, alpha, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sub"))
+    if FW.active:
+        forbid_forward_out("sub_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7169,6 +7294,8 @@ def addmm_out(ks, self, mat1, mat2, beta, alpha, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or mat1._requires_grad or mat2._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="addmm"))
+    if FW.active:
+        forbid_forward_out("addmm_out", self, mat1, mat2, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7370,6 +7497,8 @@ def addmv_out(ks, self, mat, vec, beta, alpha, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or mat._requires_grad or vec._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="addmv"))
+    if FW.active:
+        forbid_forward_out("addmv_out", self, mat, vec, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7412,6 +7541,8 @@ def mv_out(ks, self, vec, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or vec._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="mv"))
+    if FW.active:
+        forbid_forward_out("mv_out", self, vec, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7674,6 +7805,8 @@ def scatter_src_out(ks, self, dim, index, src, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or src._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="scatter"))
+    if FW.active:
+        forbid_forward_out("scatter_out", self, index, src, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7740,6 +7873,8 @@ def scatter_value_out(ks, self, dim, index, value, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="scatter"))
+    if FW.active:
+        forbid_forward_out("scatter_out", self, index, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7897,8 +8032,7 @@ def eq__Scalar(ks, self, other):
         node._next_edges = (gradient_edge(self),)
         node._saved_self_dtype = self.dtype
         node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("eq_", self)
+    fw = _fw.eq__Scalar_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7907,6 +8041,8 @@ def eq__Scalar(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.eq__Scalar(fw, self, other)
     return result
 
 
@@ -7928,8 +8064,7 @@ def eq__Tensor(ks, self, other):
             node._saved_self_dtype = self.dtype
         if node.should_compute_output(0):
             node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("eq_", self, other)
+    fw = _fw.eq__Tensor_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7938,6 +8073,8 @@ def eq__Tensor(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.eq__Tensor(fw, self, other)
     return result
 
 
@@ -7998,6 +8135,8 @@ def triu_out(ks, self, diagonal, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="triu"))
+    if FW.active:
+        forbid_forward_out("triu_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8037,6 +8176,8 @@ def tril_out(ks, self, diagonal, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="tril"))
+    if FW.active:
+        forbid_forward_out("tril_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8137,8 +8278,7 @@ def ne__Scalar(ks, self, other):
         node._next_edges = (gradient_edge(self),)
         node._saved_self_dtype = self.dtype
         node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("ne_", self)
+    fw = _fw.ne__Scalar_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8147,6 +8287,8 @@ def ne__Scalar(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.ne__Scalar(fw, self, other)
     return result
 
 
@@ -8168,8 +8310,7 @@ def ne__Tensor(ks, self, other):
             node._saved_self_dtype = self.dtype
         if node.should_compute_output(0):
             node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("ne_", self, other)
+    fw = _fw.ne__Tensor_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8178,6 +8319,8 @@ def ne__Tensor(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.ne__Tensor(fw, self, other)
     return result
 
 
@@ -8305,8 +8448,7 @@ def ge__Scalar(ks, self, other):
         node._next_edges = (gradient_edge(self),)
         node._saved_self_dtype = self.dtype
         node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("ge_", self)
+    fw = _fw.ge__Scalar_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8315,6 +8457,8 @@ def ge__Scalar(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.ge__Scalar(fw, self, other)
     return result
 
 
@@ -8336,8 +8480,7 @@ def ge__Tensor(ks, self, other):
             node._saved_self_dtype = self.dtype
         if node.should_compute_output(0):
             node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("ge_", self, other)
+    fw = _fw.ge__Tensor_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8346,6 +8489,8 @@ def ge__Tensor(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.ge__Tensor(fw, self, other)
     return result
 
 
@@ -8417,8 +8562,7 @@ def le__Scalar(ks, self, other):
         node._next_edges = (gradient_edge(self),)
         node._saved_self_dtype = self.dtype
         node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("le_", self)
+    fw = _fw.le__Scalar_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8427,6 +8571,8 @@ def le__Scalar(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.le__Scalar(fw, self, other)
     return result
 
 
@@ -8448,8 +8594,7 @@ def le__Tensor(ks, self, other):
             node._saved_self_dtype = self.dtype
         if node.should_compute_output(0):
             node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("le_", self, other)
+    fw = _fw.le__Tensor_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8458,6 +8603,8 @@ def le__Tensor(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.le__Tensor(fw, self, other)
     return result
 
 
@@ -8529,8 +8676,7 @@ def gt__Scalar(ks, self, other):
         node._next_edges = (gradient_edge(self),)
         node._saved_self_dtype = self.dtype
         node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("gt_", self)
+    fw = _fw.gt__Scalar_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8539,6 +8685,8 @@ def gt__Scalar(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.gt__Scalar(fw, self, other)
     return result
 
 
@@ -8560,8 +8708,7 @@ def gt__Tensor(ks, self, other):
             node._saved_self_dtype = self.dtype
         if node.should_compute_output(0):
             node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("gt_", self, other)
+    fw = _fw.gt__Tensor_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8570,6 +8717,8 @@ def gt__Tensor(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.gt__Tensor(fw, self, other)
     return result
 
 
@@ -8641,8 +8790,7 @@ def lt__Scalar(ks, self, other):
         node._next_edges = (gradient_edge(self),)
         node._saved_self_dtype = self.dtype
         node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("lt_", self)
+    fw = _fw.lt__Scalar_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8651,6 +8799,8 @@ def lt__Scalar(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.lt__Scalar(fw, self, other)
     return result
 
 
@@ -8672,8 +8822,7 @@ def lt__Tensor(ks, self, other):
             node._saved_self_dtype = self.dtype
         if node.should_compute_output(0):
             node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("lt_", self, other)
+    fw = _fw.lt__Tensor_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8682,6 +8831,8 @@ def lt__Tensor(ks, self, other):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.lt__Tensor(fw, self, other)
     return result
 
 
@@ -8692,6 +8843,8 @@ def index_select_out(ks, self, dim, index, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="index_select"))
+    if FW.active:
+        forbid_forward_out("index_select_out", self, index, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8733,6 +8886,8 @@ def gather_out(ks, self, dim, index, sparse_grad, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="gather"))
+    if FW.active:
+        forbid_forward_out("gather_out", self, index, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8820,6 +8975,8 @@ def sign_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sign"))
+    if FW.active:
+        forbid_forward_out("sign_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8858,6 +9015,8 @@ def remainder_Scalar_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="remainder"))
+    if FW.active:
+        forbid_forward_out("remainder_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -8898,6 +9057,8 @@ def remainder_Tensor_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="remainder"))
+    if FW.active:
+        forbid_forward_out("remainder_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9014,6 +9175,8 @@ def min_unary_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="min"))
+    if FW.active:
+        forbid_forward_out("min_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9054,6 +9217,8 @@ def max_unary_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="max"))
+    if FW.active:
+        forbid_forward_out("max_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9094,6 +9259,8 @@ def maximum_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="maximum"))
+    if FW.active:
+        forbid_forward_out("maximum_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9134,6 +9301,8 @@ def minimum_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="minimum"))
+    if FW.active:
+        forbid_forward_out("minimum_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9150,6 +9319,8 @@ def sort_values(ks, self, dim, descending, values, indices):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or values._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sort"))
+    if FW.active:
+        forbid_forward_out("sort_out", self, values, indices)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9170,8 +9341,6 @@ def sort(ks, self, dim, descending):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("sort", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -9181,6 +9350,8 @@ def sort(ks, self, dim, descending):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_indices = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.sort(result, self, dim, descending)
     return result
 
 
@@ -9191,6 +9362,8 @@ def sort_values_stable(ks, self, stable, dim, descending, values, indices):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or values._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sort"))
+    if FW.active:
+        forbid_forward_out("sort_out", self, values, indices)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9211,8 +9384,6 @@ def sort_stable(ks, self, stable, dim, descending):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("sort", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -9222,6 +9393,8 @@ def sort_stable(ks, self, stable, dim, descending):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_indices = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.sort_stable(result, self, stable, dim, descending)
     return result
 
 
@@ -9232,6 +9405,8 @@ def topk_values(ks, self, k, dim, largest, sorted, values, indices):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or values._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="topk"))
+    if FW.active:
+        forbid_forward_out("topk_out", self, values, indices)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9252,8 +9427,6 @@ def topk(ks, self, k, dim, largest, sorted):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("topk", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -9263,6 +9436,8 @@ def topk(ks, self, k, dim, largest, sorted):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_indices = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.topk(result, self, k, dim, largest, sorted)
     return result
 
 
@@ -9329,6 +9504,8 @@ def pow_Tensor_Tensor_out(ks, self, exponent, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or exponent._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="pow"))
+    if FW.active:
+        forbid_forward_out("pow_out", self, exponent, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9371,6 +9548,8 @@ def pow_Scalar_out(ks, self, exponent, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (exponent._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="pow"))
+    if FW.active:
+        forbid_forward_out("pow_out", exponent, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9412,6 +9591,8 @@ def pow_Tensor_Scalar_out(ks, self, exponent, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="pow"))
+    if FW.active:
+        forbid_forward_out("pow_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9639,6 +9820,8 @@ def mse_loss_out(ks, self, target, reduction, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or target._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="mse_loss"))
+    if FW.active:
+        forbid_forward_out("mse_loss_out", self, target, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9660,8 +9843,6 @@ def mse_loss(ks, self, target, reduction):
         node._saved_reduction = reduction
         node._raw_saved_self = SavedVariable(self)
         node._raw_saved_target = SavedVariable(target)
-    if FW.active:
-        forbid_forward("mse_loss", self, target)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -9670,6 +9851,8 @@ def mse_loss(ks, self, target, reduction):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.mse_loss(result, self, target, reduction)
     return result
 
 
@@ -9680,6 +9863,8 @@ def nll_loss_forward_output(ks, self, target, weight, reduction, ignore_index, o
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or (weight is not None and weight._requires_grad) or output._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="nll_loss_forward"))
+    if FW.active:
+        forbid_forward_out("nll_loss_forward_out", self, target, weight, output, total_weight)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9705,8 +9890,6 @@ def nll_loss_forward(ks, self, target, weight, reduction, ignore_index):
         node._raw_saved_self = SavedVariable(self)
         node._raw_saved_target = SavedVariable(target)
         node._raw_saved_weight = SavedVariable(weight)
-    if FW.active:
-        forbid_forward("nll_loss_forward", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -9716,6 +9899,8 @@ def nll_loss_forward(ks, self, target, weight, reduction, ignore_index):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_total_weight = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.nll_loss_forward(result, self, target, weight, reduction, ignore_index)
     return result
 
 
@@ -9726,6 +9911,8 @@ def nll_loss_backward_grad_input(ks, grad_output, self, target, weight, reductio
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (grad_output._requires_grad or self._requires_grad or (weight is not None and weight._requires_grad) or total_weight._requires_grad or grad_input._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="nll_loss_backward"))
+    if FW.active:
+        forbid_forward_out("nll_loss_backward_out", grad_output, self, target, weight, total_weight, grad_input)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -9981,6 +10168,8 @@ def norm_dtype_out(ks, self, p, dim, keepdim, dtype, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="norm"))
+    if FW.active:
+        forbid_forward_out("norm_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10194,6 +10383,8 @@ def addcmul_out(ks, self, tensor1, tensor2, value, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or tensor1._requires_grad or tensor2._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="addcmul"))
+    if FW.active:
+        forbid_forward_out("addcmul_out", self, tensor1, tensor2, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10280,6 +10471,8 @@ def addcdiv_out(ks, self, tensor1, tensor2, value, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or tensor1._requires_grad or tensor2._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="addcdiv"))
+    if FW.active:
+        forbid_forward_out("addcdiv_out", self, tensor1, tensor2, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10362,6 +10555,8 @@ def lerp_Scalar_out(ks, self, end, weight, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or end._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="lerp"))
+    if FW.active:
+        forbid_forward_out("lerp_out", self, end, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10378,6 +10573,8 @@ def lerp_Tensor_out(ks, self, end, weight, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or end._requires_grad or weight._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="lerp"))
+    if FW.active:
+        forbid_forward_out("lerp_out", self, end, weight, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10503,8 +10700,6 @@ def sgn(ks, self):
         node = nodes.SgnBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self)
-    if FW.active:
-        forbid_forward("sgn", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -10514,6 +10709,8 @@ def sgn(ks, self):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.sgn(result, self)
     return result
 
 
@@ -10528,8 +10725,7 @@ def sgn_(ks, self):
         node = nodes.SgnBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
-    if FW.active:
-        forbid_forward("sgn_", self)
+    fw = _fw.sgn__pre(self) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10539,6 +10735,8 @@ def sgn_(ks, self):
     if requires:
         rebase_history(self, node)
         node._raw_saved_result = SavedVariable(self, True)
+    if fw is not None:
+        _fw.sgn_(fw, self)
     return result
 
 
@@ -10549,6 +10747,8 @@ def sgn_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sgn"))
+    if FW.active:
+        forbid_forward_out("sgn_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10611,6 +10811,8 @@ def acosh_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="acosh"))
+    if FW.active:
+        forbid_forward_out("acosh_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10673,6 +10875,8 @@ def asinh_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="asinh"))
+    if FW.active:
+        forbid_forward_out("asinh_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10735,6 +10939,8 @@ def atanh_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="atanh"))
+    if FW.active:
+        forbid_forward_out("atanh_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10797,6 +11003,8 @@ def ceil_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="ceil"))
+    if FW.active:
+        forbid_forward_out("ceil_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10861,6 +11069,8 @@ def erf_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="erf"))
+    if FW.active:
+        forbid_forward_out("erf_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10925,6 +11135,8 @@ def erfc_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="erfc"))
+    if FW.active:
+        forbid_forward_out("erfc_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -10989,6 +11201,8 @@ def exp2_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="exp2"))
+    if FW.active:
+        forbid_forward_out("exp2_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11051,6 +11265,8 @@ def floor_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="floor"))
+    if FW.active:
+        forbid_forward_out("floor_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11113,6 +11329,8 @@ def frac_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="frac"))
+    if FW.active:
+        forbid_forward_out("frac_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11177,6 +11395,8 @@ def nan_to_num_out(ks, self, nan, posinf, neginf, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="nan_to_num"))
+    if FW.active:
+        forbid_forward_out("nan_to_num_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11193,6 +11413,8 @@ def mvlgamma_out(ks, self, p, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="mvlgamma"))
+    if FW.active:
+        forbid_forward_out("mvlgamma_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11305,6 +11527,8 @@ def rad2deg_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="rad2deg"))
+    if FW.active:
+        forbid_forward_out("rad2deg_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11367,6 +11591,8 @@ def deg2rad_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="deg2rad"))
+    if FW.active:
+        forbid_forward_out("deg2rad_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11429,6 +11655,8 @@ def round_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="round"))
+    if FW.active:
+        forbid_forward_out("round_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11491,6 +11719,8 @@ def round_decimals_out(ks, self, decimals, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="round"))
+    if FW.active:
+        forbid_forward_out("round_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11557,6 +11787,8 @@ def logit_out(ks, self, eps, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="logit"))
+    if FW.active:
+        forbid_forward_out("logit_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11621,6 +11853,8 @@ def sinc_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sinc"))
+    if FW.active:
+        forbid_forward_out("sinc_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11683,6 +11917,8 @@ def trunc_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="trunc"))
+    if FW.active:
+        forbid_forward_out("trunc_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11724,6 +11960,8 @@ def lgamma_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="lgamma"))
+    if FW.active:
+        forbid_forward_out("lgamma_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11788,6 +12026,8 @@ def digamma_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="digamma"))
+    if FW.active:
+        forbid_forward_out("digamma_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11827,6 +12067,8 @@ def polygamma_out(ks, n, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="polygamma"))
+    if FW.active:
+        forbid_forward_out("polygamma_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11872,8 +12114,7 @@ def polygamma_(ks, self, n):
         node._next_edges = (gradient_edge(self),)
         node._saved_n = n
         node._raw_saved_self = SavedVariable(self.clone())
-    if FW.active:
-        forbid_forward("polygamma_", self)
+    fw = _fw.polygamma__pre(self, n) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -11882,6 +12123,8 @@ def polygamma_(ks, self, n):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.polygamma_(fw, self, n)
     return result
 
 
@@ -11940,6 +12183,8 @@ def erfinv_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="erfinv"))
+    if FW.active:
+        forbid_forward_out("erfinv_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12004,6 +12249,8 @@ def i0_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="i0"))
+    if FW.active:
+        forbid_forward_out("i0_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12141,6 +12388,8 @@ def special_entr_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="special_entr"))
+    if FW.active:
+        forbid_forward_out("special_entr_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12180,6 +12429,8 @@ def special_ndtri_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="special_ndtri"))
+    if FW.active:
+        forbid_forward_out("special_ndtri_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12220,6 +12471,8 @@ def special_log_ndtr_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="special_log_ndtr"))
+    if FW.active:
+        forbid_forward_out("special_log_ndtr_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12260,6 +12513,8 @@ def special_erfcx_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="special_erfcx"))
+    if FW.active:
+        forbid_forward_out("special_erfcx_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12300,6 +12555,8 @@ def special_i0e_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="special_i0e"))
+    if FW.active:
+        forbid_forward_out("special_i0e_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12340,6 +12597,8 @@ def special_i1_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="special_i1"))
+    if FW.active:
+        forbid_forward_out("special_i1_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12380,6 +12639,8 @@ def special_i1e_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="special_i1e"))
+    if FW.active:
+        forbid_forward_out("special_i1e_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12704,6 +12965,8 @@ def copysign_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="copysign"))
+    if FW.active:
+        forbid_forward_out("copysign_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12726,8 +12989,6 @@ def copysign_Tensor(ks, self, other):
             node._raw_saved_other = SavedVariable(other)
         if node.should_compute_output(0):
             node._raw_saved_self = SavedVariable(self)
-    if FW.active:
-        forbid_forward("copysign", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -12738,6 +12999,8 @@ def copysign_Tensor(ks, self, other):
         set_history(result, node)
         if node.should_compute_output(0):
             node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.copysign_Tensor(result, self, other)
     return result
 
 
@@ -12755,8 +13018,7 @@ def copysign__Tensor(ks, self, other):
             node._raw_saved_other = SavedVariable(other)
         if node.should_compute_output(0):
             node._raw_saved_self = SavedVariable(self.clone())
-    if FW.active:
-        forbid_forward("copysign_", self, other)
+    fw = _fw.copysign__Tensor_pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12767,6 +13029,8 @@ def copysign__Tensor(ks, self, other):
         rebase_history(self, node)
         if node.should_compute_output(0):
             node._raw_saved_result = SavedVariable(self, True)
+    if fw is not None:
+        _fw.copysign__Tensor(fw, self, other)
     return result
 
 
@@ -12827,6 +13091,8 @@ def copysign_Scalar_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="copysign"))
+    if FW.active:
+        forbid_forward_out("copysign_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12943,6 +13209,8 @@ def clamp_max_out(ks, self, max, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="clamp_max"))
+    if FW.active:
+        forbid_forward_out("clamp_max_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -12959,6 +13227,8 @@ def clamp_max_Tensor_out(ks, self, max, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or max._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="clamp_max"))
+    if FW.active:
+        forbid_forward_out("clamp_max_out", self, max, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -13075,6 +13345,8 @@ def clamp_min_out(ks, self, min, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="clamp_min"))
+    if FW.active:
+        forbid_forward_out("clamp_min_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -13091,6 +13363,8 @@ def clamp_min_Tensor_out(ks, self, min, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or min._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="clamp_min"))
+    if FW.active:
+        forbid_forward_out("clamp_min_out", self, min, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -13247,8 +13521,6 @@ def ldexp_Tensor(ks, self, other):
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         if node.should_compute_output(0):
             node._raw_saved_other = SavedVariable(other)
-    if FW.active:
-        forbid_forward("ldexp", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -13259,6 +13531,8 @@ def ldexp_Tensor(ks, self, other):
         set_history(result, node)
         if node.should_compute_output(1):
             node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.ldexp_Tensor(result, self, other)
     return result
 
 
@@ -13274,8 +13548,7 @@ def ldexp_(ks, self, other):
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         if node.should_compute_output(0):
             node._raw_saved_other = SavedVariable(other)
-    if FW.active:
-        forbid_forward("ldexp_", self, other)
+    fw = _fw.ldexp__pre(self, other) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -13286,6 +13559,8 @@ def ldexp_(ks, self, other):
         rebase_history(self, node)
         if node.should_compute_output(1):
             node._raw_saved_result = SavedVariable(self, True)
+    if fw is not None:
+        _fw.ldexp_(fw, self, other)
     return result
 
 
@@ -13296,6 +13571,8 @@ def ldexp_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="ldexp"))
+    if FW.active:
+        forbid_forward_out("ldexp_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -13312,6 +13589,8 @@ def logaddexp_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="logaddexp"))
+    if FW.active:
+        forbid_forward_out("logaddexp_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -13352,6 +13631,8 @@ def logaddexp2_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="logaddexp2"))
+    if FW.active:
+        forbid_forward_out("logaddexp2_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -13372,8 +13653,6 @@ def logaddexp2(ks, self, other):
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         node._raw_saved_other = SavedVariable(other)
         node._raw_saved_self = SavedVariable(self)
-    if FW.active:
-        forbid_forward("logaddexp2", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -13382,6 +13661,8 @@ def logaddexp2(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.logaddexp2(result, self, other)
     return result
 
 
@@ -13516,6 +13797,8 @@ def xlogy_OutTensor(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="xlogy"))
+    if FW.active:
+        forbid_forward_out("xlogy_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -13532,6 +13815,8 @@ def xlogy_OutScalar_Self(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="xlogy"))
+    if FW.active:
+        forbid_forward_out("xlogy_out", other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -13548,6 +13833,8 @@ def xlogy_OutScalar_Other(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="xlogy"))
+    if FW.active:
+        forbid_forward_out("xlogy_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -13632,6 +13919,8 @@ def atan2_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="atan2"))
+    if FW.active:
+        forbid_forward_out("atan2_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -13698,6 +13987,8 @@ def fmod_Scalar_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="fmod"))
+    if FW.active:
+        forbid_forward_out("fmod_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -13760,6 +14051,8 @@ def fmod_Tensor_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="fmod"))
+    if FW.active:
+        forbid_forward_out("fmod_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -13830,6 +14123,8 @@ def hypot_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="hypot"))
+    if FW.active:
+        forbid_forward_out("hypot_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -13902,6 +14197,8 @@ def igamma_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="igamma"))
+    if FW.active:
+        forbid_forward_out("igamma_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -13971,6 +14268,8 @@ def igammac_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="igammac"))
+    if FW.active:
+        forbid_forward_out("igammac_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -14040,6 +14339,8 @@ def nextafter_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="nextafter"))
+    if FW.active:
+        forbid_forward_out("nextafter_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -14112,8 +14413,6 @@ def fmin(ks, self, other):
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         node._raw_saved_other = SavedVariable(other)
         node._raw_saved_self = SavedVariable(self)
-    if FW.active:
-        forbid_forward("fmin", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -14122,6 +14421,8 @@ def fmin(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.fmin(result, self, other)
     return result
 
 
@@ -14132,6 +14433,8 @@ def fmin_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="fmin"))
+    if FW.active:
+        forbid_forward_out("fmin_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -14152,8 +14455,6 @@ def fmax(ks, self, other):
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         node._raw_saved_other = SavedVariable(other)
         node._raw_saved_self = SavedVariable(self)
-    if FW.active:
-        forbid_forward("fmax", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -14162,6 +14463,8 @@ def fmax(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.fmax(result, self, other)
     return result
 
 
@@ -14172,6 +14475,8 @@ def fmax_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="fmax"))
+    if FW.active:
+        forbid_forward_out("fmax_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -14192,8 +14497,6 @@ def special_xlog1py(ks, self, other):
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         node._raw_saved_other = SavedVariable(other)
         node._raw_saved_self = SavedVariable(self)
-    if FW.active:
-        forbid_forward("special_xlog1py", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -14202,6 +14505,8 @@ def special_xlog1py(ks, self, other):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.special_xlog1py(result, self, other)
     return result
 
 
@@ -14260,6 +14565,8 @@ def special_xlog1py_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="special_xlog1py"))
+    if FW.active:
+        forbid_forward_out("special_xlog1py_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -14276,6 +14583,8 @@ def special_xlog1py_self_scalar_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="special_xlog1py"))
+    if FW.active:
+        forbid_forward_out("special_xlog1py_out", other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -14292,6 +14601,8 @@ def special_xlog1py_other_scalar_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="special_xlog1py"))
+    if FW.active:
+        forbid_forward_out("special_xlog1py_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -14380,6 +14691,8 @@ def special_zeta_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="special_zeta"))
+    if FW.active:
+        forbid_forward_out("special_zeta_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -14396,6 +14709,8 @@ def special_zeta_self_scalar_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="special_zeta"))
+    if FW.active:
+        forbid_forward_out("special_zeta_out", other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -14412,6 +14727,8 @@ def special_zeta_other_scalar_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="special_zeta"))
+    if FW.active:
+        forbid_forward_out("special_zeta_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -15131,8 +15448,6 @@ def angle(ks, self):
         node = nodes.AngleBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self)
-    if FW.active:
-        forbid_forward("angle", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -15141,6 +15456,8 @@ def angle(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.angle(result, self)
     return result
 
 
@@ -15151,6 +15468,8 @@ def angle_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="angle"))
+    if FW.active:
+        forbid_forward_out("angle_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -15169,8 +15488,6 @@ def frexp_Tensor(ks, self):
     if requires:
         node = nodes.FrexpBackward0()
         node._next_edges = (gradient_edge(self),)
-    if FW.active:
-        forbid_forward("frexp", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -15180,6 +15497,8 @@ def frexp_Tensor(ks, self):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_exponent = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.frexp_Tensor(result, self)
     return result
 
 
@@ -15190,6 +15509,8 @@ def frexp_Tensor_out(ks, self, mantissa, exponent):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or mantissa._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="frexp"))
+    if FW.active:
+        forbid_forward_out("frexp_out", self, mantissa, exponent)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -15391,8 +15712,6 @@ def diagonal_copy(ks, self, offset, dim1, dim2):
         node._saved_dim2 = dim2
         node._saved_offset = offset
         node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("diagonal_copy", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -15401,6 +15720,8 @@ def diagonal_copy(ks, self, offset, dim1, dim2):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.diagonal_copy(result, self, offset, dim1, dim2)
     return result
 
 
@@ -15537,6 +15858,8 @@ def index_add_out(ks, self, dim, index, source, alpha, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or source._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="index_add"))
+    if FW.active:
+        forbid_forward_out("index_add_out", self, index, source, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -15615,6 +15938,8 @@ def index_copy_out(ks, self, dim, index, source, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or source._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="index_copy"))
+    if FW.active:
+        forbid_forward_out("index_copy_out", self, index, source, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -15839,6 +16164,8 @@ def scatter_add_out(ks, self, dim, index, src, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or src._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="scatter_add"))
+    if FW.active:
+        forbid_forward_out("scatter_add_out", self, index, src, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -15914,6 +16241,8 @@ def scatter_reduce_two_out(ks, self, dim, index, src, reduce, include_self, out)
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or src._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="scatter_reduce"))
+    if FW.active:
+        forbid_forward_out("scatter_reduce_out", self, index, src, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -15930,6 +16259,8 @@ def take_out(ks, self, index, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="take"))
+    if FW.active:
+        forbid_forward_out("take_out", self, index, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16030,6 +16361,8 @@ def masked_select_out(ks, self, mask, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="masked_select"))
+    if FW.active:
+        forbid_forward_out("masked_select_out", self, mask, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16177,8 +16510,6 @@ def median(ks, self):
         node = nodes.MedianBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self)
-    if FW.active:
-        forbid_forward("median", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -16188,6 +16519,8 @@ def median(ks, self):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.median(result, self)
     return result
 
 
@@ -16203,8 +16536,6 @@ def median_dim(ks, self, dim, keepdim):
         node._saved_dim = dim
         node._saved_keepdim = keepdim
         node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("median", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -16214,6 +16545,8 @@ def median_dim(ks, self, dim, keepdim):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_indices = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.median_dim(result, self, dim, keepdim)
     return result
 
 
@@ -16224,6 +16557,8 @@ def median_dim_values(ks, self, dim, keepdim, values, indices):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or values._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="median"))
+    if FW.active:
+        forbid_forward_out("median_out", self, values, indices)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16243,8 +16578,6 @@ def nanmedian(ks, self):
         node = nodes.NanmedianBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self)
-    if FW.active:
-        forbid_forward("nanmedian", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -16254,6 +16587,8 @@ def nanmedian(ks, self):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.nanmedian(result, self)
     return result
 
 
@@ -16269,8 +16604,6 @@ def nanmedian_dim(ks, self, dim, keepdim):
         node._saved_dim = dim
         node._saved_keepdim = keepdim
         node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("nanmedian", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -16280,6 +16613,8 @@ def nanmedian_dim(ks, self, dim, keepdim):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_indices = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.nanmedian_dim(result, self, dim, keepdim)
     return result
 
 
@@ -16290,6 +16625,8 @@ def nanmedian_dim_values(ks, self, dim, keepdim, values, indices):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or values._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="nanmedian"))
+    if FW.active:
+        forbid_forward_out("nanmedian_out", self, values, indices)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16311,8 +16648,6 @@ def kthvalue(ks, self, k, dim, keepdim):
         node._saved_dim = dim
         node._saved_keepdim = keepdim
         node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("kthvalue", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -16322,6 +16657,8 @@ def kthvalue(ks, self, k, dim, keepdim):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_indices = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.kthvalue(result, self, k, dim, keepdim)
     return result
 
 
@@ -16332,6 +16669,8 @@ def kthvalue_values(ks, self, k, dim, keepdim, values, indices):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or values._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="kthvalue"))
+    if FW.active:
+        forbid_forward_out("kthvalue_out", self, values, indices)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16353,8 +16692,6 @@ def mode(ks, self, dim, keepdim):
         node._saved_dim = dim
         node._saved_keepdim = keepdim
         node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("mode", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -16364,6 +16701,8 @@ def mode(ks, self, dim, keepdim):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_indices = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.mode(result, self, dim, keepdim)
     return result
 
 
@@ -16374,6 +16713,8 @@ def mode_values(ks, self, dim, keepdim, values, indices):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or values._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="mode"))
+    if FW.active:
+        forbid_forward_out("mode_out", self, values, indices)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16396,8 +16737,6 @@ def var_mean_correction(ks, self, dim, correction, keepdim):
         node._saved_dim = dim
         node._saved_keepdim = keepdim
         node._raw_saved_self = SavedVariable(self)
-    if FW.active:
-        forbid_forward("var_mean", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -16406,6 +16745,8 @@ def var_mean_correction(ks, self, dim, correction, keepdim):
         ts.excluded = prev
     if requires:
         set_history((result[0], result[1],), node)
+    if FW.active:
+        _fw.var_mean_correction(result, self, dim, correction, keepdim)
     return result
 
 
@@ -16422,8 +16763,6 @@ def std_mean_correction(ks, self, dim, correction, keepdim):
         node._saved_dim = dim
         node._saved_keepdim = keepdim
         node._raw_saved_self = SavedVariable(self)
-    if FW.active:
-        forbid_forward("std_mean", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -16433,6 +16772,8 @@ def std_mean_correction(ks, self, dim, correction, keepdim):
     if requires:
         set_history((result[0], result[1],), node)
         node._raw_saved_result0 = SavedVariable(result[0], True)
+    if FW.active:
+        _fw.std_mean_correction(result, self, dim, correction, keepdim)
     return result
 
 
@@ -16449,8 +16790,6 @@ def nansum(ks, self, dim, keepdim, dtype):
         node._saved_keepdim = keepdim
         node._raw_saved_self = SavedVariable(self)
         node._saved_self_dtype = self.dtype
-    if FW.active:
-        forbid_forward("nansum", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -16459,6 +16798,8 @@ def nansum(ks, self, dim, keepdim, dtype):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.nansum(result, self, dim, keepdim, dtype)
     return result
 
 
@@ -16469,6 +16810,8 @@ def nansum_out(ks, self, dim, keepdim, dtype, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="nansum"))
+    if FW.active:
+        forbid_forward_out("nansum_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16512,6 +16855,8 @@ def aminmax_out(ks, self, dim, keepdim, min, max):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or min._requires_grad or max._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="aminmax"))
+    if FW.active:
+        forbid_forward_out("aminmax_out", self, min, max)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16532,8 +16877,6 @@ def cummax(ks, self, dim):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._raw_saved_self = SavedVariable(self)
-    if FW.active:
-        forbid_forward("cummax", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -16543,6 +16886,8 @@ def cummax(ks, self, dim):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_indices = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.cummax(result, self, dim)
     return result
 
 
@@ -16553,6 +16898,8 @@ def cummax_out(ks, self, dim, values, indices):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or values._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="cummax"))
+    if FW.active:
+        forbid_forward_out("cummax_out", self, values, indices)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16587,8 +16934,6 @@ def cummin(ks, self, dim):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._raw_saved_self = SavedVariable(self)
-    if FW.active:
-        forbid_forward("cummin", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -16598,6 +16943,8 @@ def cummin(ks, self, dim):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_indices = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.cummin(result, self, dim)
     return result
 
 
@@ -16608,6 +16955,8 @@ def cummin_out(ks, self, dim, values, indices):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or values._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="cummin"))
+    if FW.active:
+        forbid_forward_out("cummin_out", self, values, indices)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16687,8 +17036,6 @@ def logcumsumexp(ks, self, dim):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._raw_saved_self = SavedVariable(self)
-    if FW.active:
-        forbid_forward("logcumsumexp", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -16698,6 +17045,8 @@ def logcumsumexp(ks, self, dim):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.logcumsumexp(result, self, dim)
     return result
 
 
@@ -16708,6 +17057,8 @@ def logcumsumexp_out(ks, self, dim, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="logcumsumexp"))
+    if FW.active:
+        forbid_forward_out("logcumsumexp_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -16948,8 +17299,6 @@ def dist(ks, self, other, p):
         node._raw_saved_other = SavedVariable(other)
         node._saved_p = p
         node._raw_saved_self = SavedVariable(self)
-    if FW.active:
-        forbid_forward("dist", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -16959,6 +17308,8 @@ def dist(ks, self, other, p):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.dist(result, self, other, p)
     return result
 
 
@@ -17179,6 +17530,8 @@ def addr_out(ks, self, vec1, vec2, beta, alpha, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or vec1._requires_grad or vec2._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="addr"))
+    if FW.active:
+        forbid_forward_out("addr_out", self, vec1, vec2, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -17257,6 +17610,8 @@ def baddbmm_out(ks, self, batch1, batch2, beta, alpha, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or batch1._requires_grad or batch2._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="baddbmm"))
+    if FW.active:
+        forbid_forward_out("baddbmm_out", self, batch1, batch2, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -17309,6 +17664,8 @@ def addbmm_out(ks, self, batch1, batch2, beta, alpha, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or batch1._requires_grad or batch2._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="addbmm"))
+    if FW.active:
+        forbid_forward_out("addbmm_out", self, batch1, batch2, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -17404,6 +17761,8 @@ def elu_out(ks, self, alpha, scale, input_scale, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="elu"))
+    if FW.active:
+        forbid_forward_out("elu_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -17452,8 +17811,7 @@ def elu_(ks, self, alpha, scale, input_scale):
         node._saved_alpha = alpha
         node._saved_input_scale = input_scale
         node._saved_scale = scale
-    if FW.active:
-        forbid_forward("elu_", self)
+    fw = _fw.elu__pre(self, alpha, scale, input_scale) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -17463,6 +17821,8 @@ def elu_(ks, self, alpha, scale, input_scale):
     if requires:
         rebase_history(self, node)
         node._raw_saved_result = SavedVariable(self, True)
+    if fw is not None:
+        _fw.elu_(fw, self, alpha, scale, input_scale)
     return result
 
 
@@ -17473,6 +17833,8 @@ def elu_backward_grad_input(ks, grad_output, alpha, scale, input_scale, is_resul
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (grad_output._requires_grad or self_or_result._requires_grad or grad_input._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="elu_backward"))
+    if FW.active:
+        forbid_forward_out("elu_backward_out", grad_output, self_or_result, grad_input)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -17546,8 +17908,7 @@ def celu_(ks, self, alpha):
         node = nodes.CeluBackward1()
         node._next_edges = (gradient_edge(self),)
         node._saved_alpha = alpha
-    if FW.active:
-        forbid_forward("celu_", self)
+    fw = _fw.celu__pre(self, alpha) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -17557,6 +17918,8 @@ def celu_(ks, self, alpha):
     if requires:
         rebase_history(self, node)
         node._raw_saved_result = SavedVariable(self, True)
+    if fw is not None:
+        _fw.celu_(fw, self, alpha)
     return result
 
 
@@ -17567,6 +17930,8 @@ def leaky_relu_out(ks, self, negative_slope, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="leaky_relu"))
+    if FW.active:
+        forbid_forward_out("leaky_relu_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -17611,8 +17976,7 @@ def leaky_relu_(ks, self, negative_slope):
         node = nodes.LeakyReluBackward1()
         node._next_edges = (gradient_edge(self),)
         node._saved_negative_slope = negative_slope
-    if FW.active:
-        forbid_forward("leaky_relu_", self)
+    fw = _fw.leaky_relu__pre(self, negative_slope) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -17622,6 +17986,8 @@ def leaky_relu_(ks, self, negative_slope):
     if requires:
         rebase_history(self, node)
         node._raw_saved_result = SavedVariable(self, True)
+    if fw is not None:
+        _fw.leaky_relu_(fw, self, negative_slope)
     return result
 
 
@@ -17632,6 +17998,8 @@ def leaky_relu_backward_grad_input(ks, grad_output, self, negative_slope, self_i
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (grad_output._requires_grad or self._requires_grad or grad_input._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="leaky_relu_backward"))
+    if FW.active:
+        forbid_forward_out("leaky_relu_backward_out", grad_output, self, grad_input)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -17674,6 +18042,8 @@ def hardtanh_out(ks, self, min_val, max_val, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="hardtanh"))
+    if FW.active:
+        forbid_forward_out("hardtanh_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -17742,6 +18112,8 @@ def hardtanh_backward_grad_input(ks, grad_output, self, min_val, max_val, grad_i
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (grad_output._requires_grad or self._requires_grad or grad_input._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="hardtanh_backward"))
+    if FW.active:
+        forbid_forward_out("hardtanh_backward_out", grad_output, self, grad_input)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -17786,6 +18158,8 @@ def softplus_out(ks, self, beta, threshold, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="softplus"))
+    if FW.active:
+        forbid_forward_out("softplus_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -17827,6 +18201,8 @@ def softplus_backward_grad_input(ks, grad_output, self, beta, threshold, grad_in
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (grad_output._requires_grad or self._requires_grad or grad_input._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="softplus_backward"))
+    if FW.active:
+        forbid_forward_out("softplus_backward_out", grad_output, self, grad_input)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -17918,6 +18294,8 @@ def silu_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="silu"))
+    if FW.active:
+        forbid_forward_out("silu_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -18027,6 +18405,8 @@ def mish_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="mish"))
+    if FW.active:
+        forbid_forward_out("mish_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -18065,6 +18445,8 @@ def hardswish_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="hardswish"))
+    if FW.active:
+        forbid_forward_out("hardswish_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -18154,6 +18536,8 @@ def hardsigmoid_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="hardsigmoid"))
+    if FW.active:
+        forbid_forward_out("hardsigmoid_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -18263,6 +18647,8 @@ def softshrink_out(ks, self, lambd, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="softshrink"))
+    if FW.active:
+        forbid_forward_out("softshrink_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -18303,6 +18689,8 @@ def softshrink_backward_grad_input(ks, grad_output, self, lambd, grad_input):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (grad_output._requires_grad or self._requires_grad or grad_input._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="softshrink_backward"))
+    if FW.active:
+        forbid_forward_out("softshrink_backward_out", grad_output, self, grad_input)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -18345,6 +18733,8 @@ def hardshrink_out(ks, self, lambd, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="hardshrink"))
+    if FW.active:
+        forbid_forward_out("hardshrink_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -18385,6 +18775,8 @@ def hardshrink_backward_grad_input(ks, grad_out, self, lambd, grad_input):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (grad_out._requires_grad or self._requires_grad or grad_input._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="hardshrink_backward"))
+    if FW.active:
+        forbid_forward_out("hardshrink_backward_out", grad_out, self, grad_input)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -18456,8 +18848,7 @@ def threshold_(ks, self, threshold, value):
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self.clone())
         node._saved_threshold = threshold
-    if FW.active:
-        forbid_forward("threshold_", self)
+    fw = _fw.threshold__pre(self, threshold, value) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -18466,6 +18857,8 @@ def threshold_(ks, self, threshold, value):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.threshold_(fw, self, threshold, value)
     return result
 
 
@@ -18476,6 +18869,8 @@ def threshold_out(ks, self, threshold, value, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="threshold"))
+    if FW.active:
+        forbid_forward_out("threshold_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -18492,6 +18887,8 @@ def glu_out(ks, self, dim, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="glu"))
+    if FW.active:
+        forbid_forward_out("glu_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -18512,8 +18909,6 @@ def glu(ks, self, dim):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._raw_saved_self = SavedVariable(self)
-    if FW.active:
-        forbid_forward("glu", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -18522,6 +18917,8 @@ def glu(ks, self, dim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.glu(result, self, dim)
     return result
 
 
@@ -18532,6 +18929,8 @@ def glu_backward_grad_input(ks, grad_output, self, dim, grad_input):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (grad_output._requires_grad or self._requires_grad or grad_input._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="glu_backward"))
+    if FW.active:
+        forbid_forward_out("glu_backward_out", grad_output, self, grad_input)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -18577,8 +18976,6 @@ def log_sigmoid_forward(ks, self):
         node = nodes.LogSigmoidBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self)
-    if FW.active:
-        forbid_forward("log_sigmoid_forward", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -18588,6 +18985,8 @@ def log_sigmoid_forward(ks, self):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_buffer = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.log_sigmoid_forward(result, self)
     return result
 
 
@@ -18631,8 +19030,6 @@ def _prelu_kernel(ks, self, weight):
         node._next_edges = (gradient_edge(self), gradient_edge(weight))
         node._raw_saved_self = SavedVariable(self)
         node._raw_saved_weight = SavedVariable(weight)
-    if FW.active:
-        forbid_forward("_prelu_kernel", self, weight)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -18641,6 +19038,8 @@ def _prelu_kernel(ks, self, weight):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw._prelu_kernel(result, self, weight)
     return result
 
 
@@ -18677,6 +19076,8 @@ def gelu_backward_grad_input(ks, grad_output, self, approximate, grad_input):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (grad_output._requires_grad or self._requires_grad or grad_input._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="gelu_backward"))
+    if FW.active:
+        forbid_forward_out("gelu_backward_out", grad_output, self, grad_input)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -18725,8 +19126,6 @@ def native_layer_norm(ks, input, normalized_shape, weight, bias, eps):
         node._raw_saved_input = SavedVariable(input)
         node._saved_normalized_shape = normalized_shape
         node._raw_saved_weight = SavedVariable(weight)
-    if FW.active:
-        forbid_forward("native_layer_norm", input, weight, bias)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -18737,6 +19136,8 @@ def native_layer_norm(ks, input, normalized_shape, weight, bias, eps):
         set_history((result[0],), node)
         node._raw_saved_result1 = SavedVariable(result[1], True)
         node._raw_saved_result2 = SavedVariable(result[2], True)
+    if FW.active:
+        _fw.native_layer_norm(result, input, normalized_shape, weight, bias, eps)
     return result
 
 
@@ -18781,8 +19182,6 @@ def native_batch_norm(ks, input, weight, bias, running_mean, running_var, traini
         node._raw_saved_running_var = SavedVariable(running_var)
         node._saved_training = training
         node._raw_saved_weight = SavedVariable(weight)
-    if FW.active:
-        forbid_forward("native_batch_norm", input, weight, bias)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -18793,6 +19192,8 @@ def native_batch_norm(ks, input, weight, bias, running_mean, running_var, traini
         set_history((result[0],), node)
         node._raw_saved_result1 = SavedVariable(result[1], True)
         node._raw_saved_result2 = SavedVariable(result[2], True)
+    if FW.active:
+        _fw.native_batch_norm(result, input, weight, bias, running_mean, running_var, training, momentum, eps)
     return result
 
 
@@ -18882,6 +19283,8 @@ def smooth_l1_loss_out(ks, self, target, reduction, beta, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or target._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="smooth_l1_loss"))
+    if FW.active:
+        forbid_forward_out("smooth_l1_loss_out", self, target, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -18904,8 +19307,6 @@ def smooth_l1_loss(ks, self, target, reduction, beta):
         node._saved_reduction = reduction
         node._raw_saved_self = SavedVariable(self)
         node._raw_saved_target = SavedVariable(target)
-    if FW.active:
-        forbid_forward("smooth_l1_loss", self, target)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -18914,6 +19315,8 @@ def smooth_l1_loss(ks, self, target, reduction, beta):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.smooth_l1_loss(result, self, target, reduction, beta)
     return result
 
 
@@ -18958,8 +19361,6 @@ def huber_loss(ks, self, target, reduction, delta):
         node._saved_reduction = reduction
         node._raw_saved_self = SavedVariable(self)
         node._raw_saved_target = SavedVariable(target)
-    if FW.active:
-        forbid_forward("huber_loss", self, target)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -18968,6 +19369,8 @@ def huber_loss(ks, self, target, reduction, delta):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.huber_loss(result, self, target, reduction, delta)
     return result
 
 
@@ -19012,8 +19415,6 @@ def soft_margin_loss(ks, self, target, reduction):
         node._saved_reduction = reduction
         node._raw_saved_self = SavedVariable(self)
         node._raw_saved_target = SavedVariable(target)
-    if FW.active:
-        forbid_forward("soft_margin_loss", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -19022,6 +19423,8 @@ def soft_margin_loss(ks, self, target, reduction):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.soft_margin_loss(result, self, target, reduction)
     return result
 
 
@@ -19068,8 +19471,6 @@ def binary_cross_entropy(ks, self, target, weight, reduction):
         node._raw_saved_self = SavedVariable(self)
         node._raw_saved_target = SavedVariable(target)
         node._raw_saved_weight = SavedVariable(weight)
-    if FW.active:
-        forbid_forward("binary_cross_entropy", self, target)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -19078,6 +19479,8 @@ def binary_cross_entropy(ks, self, target, weight, reduction):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.binary_cross_entropy(result, self, target, weight, reduction)
     return result
 
 
@@ -19129,8 +19532,6 @@ def binary_cross_entropy_with_logits(ks, self, target, weight, pos_weight, reduc
         node._raw_saved_self = SavedVariable(self)
         node._raw_saved_target = SavedVariable(target)
         node._raw_saved_weight = SavedVariable(weight)
-    if FW.active:
-        forbid_forward("binary_cross_entropy_with_logits", self, target)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -19139,6 +19540,8 @@ def binary_cross_entropy_with_logits(ks, self, target, weight, pos_weight, reduc
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.binary_cross_entropy_with_logits(result, self, target, weight, pos_weight, reduction)
     return result
 
 
@@ -19240,8 +19643,6 @@ def convolution(ks, input, weight, bias, stride, padding, dilation, transposed, 
         node._saved_stride = stride
         node._saved_transposed = transposed
         node._raw_saved_weight = SavedVariable(weight)
-    if FW.active:
-        forbid_forward("convolution", input, weight, bias)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -19250,6 +19651,8 @@ def convolution(ks, input, weight, bias, stride, padding, dilation, transposed, 
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.convolution(result, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups)
     return result
 
 
@@ -19294,8 +19697,6 @@ def constant_pad_nd(ks, self, pad, value):
         node = nodes.ConstantPadNdBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_pad = pad
-    if FW.active:
-        forbid_forward("constant_pad_nd", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -19304,6 +19705,8 @@ def constant_pad_nd(ks, self, pad, value):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.constant_pad_nd(result, self, pad, value)
     return result
 
 
@@ -19622,8 +20025,6 @@ def max_pool2d_with_indices(ks, self, kernel_size, stride, padding, dilation, ce
         node._saved_padding = padding
         node._raw_saved_self = SavedVariable(self)
         node._saved_stride = stride
-    if FW.active:
-        forbid_forward("max_pool2d_with_indices", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -19633,6 +20034,8 @@ def max_pool2d_with_indices(ks, self, kernel_size, stride, padding, dilation, ce
     if requires:
         set_history((result[0],), node)
         node._raw_saved_result1 = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.max_pool2d_with_indices(result, self, kernel_size, stride, padding, dilation, ceil_mode)
     return result
 
 
@@ -19677,8 +20080,6 @@ def max_pool3d_with_indices(ks, self, kernel_size, stride, padding, dilation, ce
         node._saved_padding = padding
         node._raw_saved_self = SavedVariable(self)
         node._saved_stride = stride
-    if FW.active:
-        forbid_forward("max_pool3d_with_indices", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -19688,6 +20089,8 @@ def max_pool3d_with_indices(ks, self, kernel_size, stride, padding, dilation, ce
     if requires:
         set_history((result[0],), node)
         node._raw_saved_result1 = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.max_pool3d_with_indices(result, self, kernel_size, stride, padding, dilation, ceil_mode)
     return result
 
 
@@ -19906,8 +20309,6 @@ def adaptive_max_pool2d(ks, self, output_size):
         node = nodes.AdaptiveMaxPool2DBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self)
-    if FW.active:
-        forbid_forward("adaptive_max_pool2d", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -19917,6 +20318,8 @@ def adaptive_max_pool2d(ks, self, output_size):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_result1 = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.adaptive_max_pool2d(result, self, output_size)
     return result
 
 
@@ -20572,6 +20975,8 @@ def upsample_nearest1d_out(ks, self, output_size, scales, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="upsample_nearest1d"))
+    if FW.active:
+        forbid_forward_out("upsample_nearest1d_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20588,6 +20993,8 @@ def upsample_nearest2d_out(ks, self, output_size, scales_h, scales_w, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="upsample_nearest2d"))
+    if FW.active:
+        forbid_forward_out("upsample_nearest2d_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20604,6 +21011,8 @@ def upsample_nearest3d_out(ks, self, output_size, scales_d, scales_h, scales_w, 
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="upsample_nearest3d"))
+    if FW.active:
+        forbid_forward_out("upsample_nearest3d_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20620,6 +21029,8 @@ def _upsample_nearest_exact1d_out(ks, self, output_size, scales, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_upsample_nearest_exact1d"))
+    if FW.active:
+        forbid_forward_out("_upsample_nearest_exact1d_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20636,6 +21047,8 @@ def _upsample_nearest_exact2d_out(ks, self, output_size, scales_h, scales_w, out
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_upsample_nearest_exact2d"))
+    if FW.active:
+        forbid_forward_out("_upsample_nearest_exact2d_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20652,6 +21065,8 @@ def _upsample_nearest_exact3d_out(ks, self, output_size, scales_d, scales_h, sca
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_upsample_nearest_exact3d"))
+    if FW.active:
+        forbid_forward_out("_upsample_nearest_exact3d_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20668,6 +21083,8 @@ def upsample_linear1d_out(ks, self, output_size, align_corners, scales, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="upsample_linear1d"))
+    if FW.active:
+        forbid_forward_out("upsample_linear1d_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20684,6 +21101,8 @@ def upsample_bilinear2d_out(ks, self, output_size, align_corners, scales_h, scal
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="upsample_bilinear2d"))
+    if FW.active:
+        forbid_forward_out("upsample_bilinear2d_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20700,6 +21119,8 @@ def upsample_bicubic2d_out(ks, self, output_size, align_corners, scales_h, scale
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="upsample_bicubic2d"))
+    if FW.active:
+        forbid_forward_out("upsample_bicubic2d_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20716,6 +21137,8 @@ def upsample_trilinear3d_out(ks, self, output_size, align_corners, scales_d, sca
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="upsample_trilinear3d"))
+    if FW.active:
+        forbid_forward_out("upsample_trilinear3d_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20758,6 +21181,8 @@ def _linalg_det_result(ks, A, result, LU, pivots):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (A._requires_grad or result._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_linalg_det"))
+    if FW.active:
+        forbid_forward_out("_linalg_det_out", A, result, LU, pivots)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20800,6 +21225,8 @@ def _linalg_slogdet_sign(ks, A, sign, logabsdet, LU, pivots):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (A._requires_grad or sign._requires_grad or logabsdet._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_linalg_slogdet"))
+    if FW.active:
+        forbid_forward_out("_linalg_slogdet_out", A, sign, logabsdet, LU, pivots)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20832,8 +21259,6 @@ def linalg_inv_ex(ks, A, check_errors):
     if requires:
         node = nodes.LinalgInvExBackward0()
         node._next_edges = (gradient_edge(A),)
-    if FW.active:
-        forbid_forward("linalg_inv_ex", A)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -20843,6 +21268,8 @@ def linalg_inv_ex(ks, A, check_errors):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_inverse = SavedVariable(result[0], True)
+    if FW.active:
+        _fw.linalg_inv_ex(result, A, check_errors)
     return result
 
 
@@ -20853,6 +21280,8 @@ def linalg_inv_ex_inverse(ks, A, check_errors, inverse, info):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (A._requires_grad or inverse._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="linalg_inv_ex"))
+    if FW.active:
+        forbid_forward_out("linalg_inv_ex_out", A, inverse, info)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20895,6 +21324,8 @@ def _linalg_solve_ex_result(ks, A, B, left, check_errors, result, LU, pivots, in
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (A._requires_grad or B._requires_grad or result._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_linalg_solve_ex"))
+    if FW.active:
+        forbid_forward_out("_linalg_solve_ex_out", A, B, result, LU, pivots, info)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20935,6 +21366,8 @@ def linalg_cholesky_ex_L(ks, self, upper, check_errors, L, info):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or L._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="linalg_cholesky_ex"))
+    if FW.active:
+        forbid_forward_out("linalg_cholesky_ex_out", self, L, info)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -20976,6 +21409,8 @@ def linalg_qr_out(ks, A, mode, Q, R):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (A._requires_grad or Q._requires_grad or R._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="linalg_qr"))
+    if FW.active:
+        forbid_forward_out("linalg_qr_out", A, Q, R)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -21018,6 +21453,8 @@ def _linalg_svd_U(ks, A, full_matrices, compute_uv, driver, U, S, Vh):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (A._requires_grad or U._requires_grad or S._requires_grad or Vh._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_linalg_svd"))
+    if FW.active:
+        forbid_forward_out("_linalg_svd_out", A, U, S, Vh)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -21058,6 +21495,8 @@ def _linalg_eigh_eigenvalues(ks, A, UPLO, compute_v, eigenvalues, eigenvectors):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (A._requires_grad or eigenvalues._requires_grad or eigenvectors._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_linalg_eigh"))
+    if FW.active:
+        forbid_forward_out("_linalg_eigh_out", A, eigenvalues, eigenvectors)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -21100,6 +21539,8 @@ def _fft_r2c_out(ks, self, dim, normalization, onesided, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_fft_r2c"))
+    if FW.active:
+        forbid_forward_out("_fft_r2c_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -21140,6 +21581,8 @@ def _fft_c2r_out(ks, self, dim, normalization, last_dim_size, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_fft_c2r"))
+    if FW.active:
+        forbid_forward_out("_fft_c2r_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -21181,6 +21624,8 @@ def _fft_c2c_out(ks, self, dim, normalization, forward, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_fft_c2c"))
+    if FW.active:
+        forbid_forward_out("_fft_c2c_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -21296,6 +21741,8 @@ def linalg_eig_out(ks, self, eigenvalues, eigenvectors):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or eigenvalues._requires_grad or eigenvectors._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="linalg_eig"))
+    if FW.active:
+        forbid_forward_out("linalg_eig_out", self, eigenvalues, eigenvectors)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -21357,6 +21804,8 @@ def linalg_solve_triangular_out(ks, self, B, upper, left, unitriangular, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or B._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="linalg_solve_triangular"))
+    if FW.active:
+        forbid_forward_out("linalg_solve_triangular_out", self, B, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -21404,8 +21853,6 @@ def expand_copy(ks, self, size, implicit):
         node = nodes.ExpandBackward0_copy()
         node._next_edges = (gradient_edge(self),)
         node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("expand_copy", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -21414,6 +21861,8 @@ def expand_copy(ks, self, size, implicit):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.expand_copy(result, self, size, implicit)
     return result
 
 
@@ -21450,8 +21899,6 @@ def permute_copy(ks, self, dims):
         node = nodes.PermuteBackward0_copy()
         node._next_edges = (gradient_edge(self),)
         node._saved_dims = dims
-    if FW.active:
-        forbid_forward("permute_copy", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -21460,6 +21907,8 @@ def permute_copy(ks, self, dims):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.permute_copy(result, self, dims)
     return result
 
 
@@ -21501,8 +21950,6 @@ def as_strided_copy(ks, self, size, stride, storage_offset):
         node._saved_size = size
         node._saved_storage_offset = storage_offset
         node._saved_stride = stride
-    if FW.active:
-        forbid_forward("as_strided_copy", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -21511,6 +21958,8 @@ def as_strided_copy(ks, self, size, stride, storage_offset):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.as_strided_copy(result, self, size, stride, storage_offset)
     return result
 
 
@@ -21546,8 +21995,6 @@ def alias_copy(ks, self):
     if requires:
         node = nodes.AliasBackward0_copy()
         node._next_edges = (gradient_edge(self),)
-    if FW.active:
-        forbid_forward("alias_copy", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -21556,6 +22003,8 @@ def alias_copy(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.alias_copy(result, self)
     return result
 
 
@@ -21615,6 +22064,8 @@ def narrow_copy_out(ks, self, dim, start, length, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="narrow_copy"))
+    if FW.active:
+        forbid_forward_out("narrow_copy_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -21634,8 +22085,6 @@ def view_copy(ks, self, size):
         node = nodes.ViewBackward0_copy()
         node._next_edges = (gradient_edge(self),)
         node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("view_copy", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -21644,6 +22093,8 @@ def view_copy(ks, self, size):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.view_copy(result, self, size)
     return result
 
 
@@ -21720,8 +22171,6 @@ def unfold_copy(ks, self, dimension, size, step):
         node._saved_self_sizes = self._sizes
         node._saved_size = size
         node._saved_step = step
-    if FW.active:
-        forbid_forward("unfold_copy", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -21730,6 +22179,8 @@ def unfold_copy(ks, self, dimension, size, step):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.unfold_copy(result, self, dimension, size, step)
     return result
 
 
@@ -21766,8 +22217,6 @@ def squeeze_copy(ks, self):
         node = nodes.SqueezeBackward0_copy()
         node._next_edges = (gradient_edge(self),)
         node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("squeeze_copy", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -21776,6 +22225,8 @@ def squeeze_copy(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.squeeze_copy(result, self)
     return result
 
 
@@ -21813,8 +22264,6 @@ def squeeze_copy_dim(ks, self, dim):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("squeeze_copy", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -21823,6 +22272,8 @@ def squeeze_copy_dim(ks, self, dim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.squeeze_copy_dim(result, self, dim)
     return result
 
 
@@ -21860,8 +22311,6 @@ def squeeze_copy_dims(ks, self, dim):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("squeeze_copy", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -21870,6 +22319,8 @@ def squeeze_copy_dims(ks, self, dim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.squeeze_copy_dims(result, self, dim)
     return result
 
 
@@ -21906,8 +22357,6 @@ def unsqueeze_copy(ks, self, dim):
         node = nodes.UnsqueezeBackward0_copy()
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
-    if FW.active:
-        forbid_forward("unsqueeze_copy", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -21916,6 +22365,8 @@ def unsqueeze_copy(ks, self, dim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.unsqueeze_copy(result, self, dim)
     return result
 
 
@@ -21953,8 +22404,6 @@ def transpose_copy_int(ks, self, dim0, dim1):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim0 = dim0
         node._saved_dim1 = dim1
-    if FW.active:
-        forbid_forward("transpose_copy", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -21963,6 +22412,8 @@ def transpose_copy_int(ks, self, dim0, dim1):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.transpose_copy_int(result, self, dim0, dim1)
     return result
 
 
@@ -21998,8 +22449,6 @@ def t_copy(ks, self):
     if requires:
         node = nodes.TBackward0_copy()
         node._next_edges = (gradient_edge(self),)
-    if FW.active:
-        forbid_forward("t_copy", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22008,6 +22457,8 @@ def t_copy(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.t_copy(result, self)
     return result
 
 
@@ -22070,8 +22521,6 @@ def split_with_sizes_copy(ks, self, split_sizes, dim):
         node._saved_self_dtype = self.dtype
         node._saved_self_sizes = self._sizes
         node._saved_split_sizes = split_sizes
-    if FW.active:
-        forbid_forward("split_with_sizes_copy", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22080,6 +22529,8 @@ def split_with_sizes_copy(ks, self, split_sizes, dim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.split_with_sizes_copy(result, self, split_sizes, dim)
     return result
 
 
@@ -22109,8 +22560,6 @@ def unbind_copy_int(ks, self, dim):
         node._saved_dim = dim
         node._saved_self_dtype = self.dtype
         node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("unbind_copy", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -22119,6 +22568,8 @@ def unbind_copy_int(ks, self, dim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.unbind_copy_int(result, self, dim)
     return result
 
 
@@ -22129,6 +22580,8 @@ def unbind_copy_int_out(ks, self, dim, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (any_requires_grad(out)):
         raise RuntimeError(OUT_ERROR.format(name="unbind_copy"))
+    if FW.active:
+        forbid_forward_out("unbind_copy_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -22244,8 +22697,7 @@ def cauchy_(ks, self, median, sigma, generator):
         check_inplace(self)
         node = nodes.CauchyBackward0()
         node._next_edges = (gradient_edge(self),)
-    if FW.active:
-        forbid_forward("cauchy_", self)
+    fw = _fw.cauchy__pre(self, median, sigma, generator) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -22254,6 +22706,8 @@ def cauchy_(ks, self, median, sigma, generator):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.cauchy_(fw, self, median, sigma, generator)
     return result
 
 
@@ -22267,8 +22721,7 @@ def log_normal_(ks, self, mean, std, generator):
         check_inplace(self)
         node = nodes.LogNormalBackward0()
         node._next_edges = (gradient_edge(self),)
-    if FW.active:
-        forbid_forward("log_normal_", self)
+    fw = _fw.log_normal__pre(self, mean, std, generator) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -22277,6 +22730,8 @@ def log_normal_(ks, self, mean, std, generator):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.log_normal_(fw, self, mean, std, generator)
     return result
 
 
@@ -22290,8 +22745,7 @@ def exponential_(ks, self, lambd, generator):
         check_inplace(self)
         node = nodes.ExponentialBackward0()
         node._next_edges = (gradient_edge(self),)
-    if FW.active:
-        forbid_forward("exponential_", self)
+    fw = _fw.exponential__pre(self, lambd, generator) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -22300,6 +22754,8 @@ def exponential_(ks, self, lambd, generator):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.exponential_(fw, self, lambd, generator)
     return result
 
 
@@ -22313,8 +22769,7 @@ def geometric_(ks, self, p, generator):
         check_inplace(self)
         node = nodes.GeometricBackward0()
         node._next_edges = (gradient_edge(self),)
-    if FW.active:
-        forbid_forward("geometric_", self)
+    fw = _fw.geometric__pre(self, p, generator) if FW.active else None
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -22323,6 +22778,8 @@ def geometric_(ks, self, p, generator):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    if fw is not None:
+        _fw.geometric_(fw, self, p, generator)
     return result
 
 
@@ -22333,6 +22790,8 @@ def normal_Tensor_float_out(ks, mean, std, generator, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (mean._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="normal"))
+    if FW.active:
+        forbid_forward_out("normal_out", mean, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -22372,6 +22831,8 @@ def normal_float_Tensor_out(ks, mean, std, generator, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (std._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="normal"))
+    if FW.active:
+        forbid_forward_out("normal_out", std, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -22411,6 +22872,8 @@ def normal_Tensor_Tensor_out(ks, mean, std, generator, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (mean._requires_grad or std._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="normal"))
+    if FW.active:
+        forbid_forward_out("normal_out", mean, std, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -22974,8 +23437,6 @@ def view_as_real(ks, self):
     if requires:
         node = nodes.ViewAsRealBackward0()
         node._next_edges = (gradient_edge(self),)
-    if FW.active:
-        forbid_forward("view_as_real", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -22984,6 +23445,8 @@ def view_as_real(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.view_as_real(result, self)
     return result
 
 
@@ -22996,8 +23459,6 @@ def view_as_complex(ks, self):
     if requires:
         node = nodes.ViewAsComplexBackward0()
         node._next_edges = (gradient_edge(self),)
-    if FW.active:
-        forbid_forward("view_as_complex", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -23006,6 +23467,8 @@ def view_as_complex(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.view_as_complex(result, self)
     return result
 
 
@@ -23018,8 +23481,6 @@ def complex(ks, real, imag):
     if requires:
         node = nodes.ComplexBackward0()
         node._next_edges = (gradient_edge(real), gradient_edge(imag))
-    if FW.active:
-        forbid_forward("complex", real, imag)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -23028,6 +23489,8 @@ def complex(ks, real, imag):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.complex(result, real, imag)
     return result
 
 
@@ -23038,6 +23501,8 @@ def complex_out(ks, real, imag, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (real._requires_grad or imag._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="complex"))
+    if FW.active:
+        forbid_forward_out("complex_out", real, imag, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -23056,8 +23521,6 @@ def polar(ks, abs, angle):
     if requires:
         node = nodes.PolarBackward0()
         node._next_edges = (gradient_edge(abs), gradient_edge(angle))
-    if FW.active:
-        forbid_forward("polar", abs, angle)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -23067,6 +23530,8 @@ def polar(ks, abs, angle):
     if requires:
         set_history(result, node)
         node._raw_saved_result = SavedVariable(result, True)
+    if FW.active:
+        _fw.polar(result, abs, angle)
     return result
 
 
@@ -23077,6 +23542,8 @@ def polar_out(ks, abs, angle, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (abs._requires_grad or angle._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="polar"))
+    if FW.active:
+        forbid_forward_out("polar_out", abs, angle, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -23265,6 +23732,8 @@ def renorm_out(ks, self, p, dim, maxnorm, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="renorm"))
+    if FW.active:
+        forbid_forward_out("renorm_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -23359,6 +23828,8 @@ def linalg_lu_factor_ex_out(ks, A, pivot, check_errors, LU, pivots, info):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (A._requires_grad or LU._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="linalg_lu_factor_ex"))
+    if FW.active:
+        forbid_forward_out("linalg_lu_factor_ex_out", A, LU, pivots, info)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -23401,6 +23872,8 @@ def linalg_lu_out(ks, A, pivot, P, L, U):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (A._requires_grad or L._requires_grad or U._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="linalg_lu"))
+    if FW.active:
+        forbid_forward_out("linalg_lu_out", A, P, L, U)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -23447,6 +23920,8 @@ def linalg_lu_solve_out(ks, LU, pivots, B, left, adjoint, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (LU._requires_grad or pivots._requires_grad or B._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="linalg_lu_solve"))
+    if FW.active:
+        forbid_forward_out("linalg_lu_solve_out", LU, pivots, B, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -23486,6 +23961,8 @@ def lu_unpack_out(ks, LU_data, LU_pivots, unpack_data, unpack_pivots, P, L, U):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (LU_data._requires_grad or L._requires_grad or U._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="lu_unpack"))
+    if FW.active:
+        forbid_forward_out("lu_unpack_out", LU_data, LU_pivots, P, L, U)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -23502,6 +23979,8 @@ def cholesky_out(ks, self, upper, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="cholesky"))
+    if FW.active:
+        forbid_forward_out("cholesky_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -23542,6 +24021,8 @@ def cholesky_solve_out(ks, self, input2, upper, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or input2._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="cholesky_solve"))
+    if FW.active:
+        forbid_forward_out("cholesky_solve_out", self, input2, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -23631,6 +24112,8 @@ def cholesky_inverse_out(ks, self, upper, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="cholesky_inverse"))
+    if FW.active:
+        forbid_forward_out("cholesky_inverse_out", self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -23647,6 +24130,8 @@ def triangular_solve_X(ks, self, A, upper, transpose, unitriangular, X, M):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or A._requires_grad or X._requires_grad or M._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="triangular_solve"))
+    if FW.active:
+        forbid_forward_out("triangular_solve_out", self, A, X, M)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -23719,6 +24204,8 @@ def linalg_pinv_atol_rtol_tensor_out(ks, self, atol, rtol, hermitian, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or (atol is not None and atol._requires_grad) or (rtol is not None and rtol._requires_grad) or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="linalg_pinv"))
+    if FW.active:
+        forbid_forward_out("linalg_pinv_out", self, atol, rtol, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -23742,8 +24229,6 @@ def linalg_cross(ks, self, other, dim):
             node._raw_saved_other = SavedVariable(other)
         if node.should_compute_output(1):
             node._raw_saved_self = SavedVariable(self)
-    if FW.active:
-        forbid_forward("linalg_cross", self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -23752,6 +24237,8 @@ def linalg_cross(ks, self, other, dim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    if FW.active:
+        _fw.linalg_cross(result, self, other, dim)
     return result
 
 
@@ -23762,6 +24249,8 @@ def linalg_cross_out(ks, self, other, dim, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="linalg_cross"))
+    if FW.active:
+        forbid_forward_out("linalg_cross_out", self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -23801,6 +24290,8 @@ def geqrf_a(ks, self, a, tau):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or a._requires_grad or tau._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="geqrf"))
+    if FW.active:
+        forbid_forward_out("geqrf_out", self, a, tau)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -23839,6 +24330,8 @@ def ormqr_out(ks, self, input2, input3, left, transpose, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or input2._requires_grad or input3._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="ormqr"))
+    if FW.active:
+        forbid_forward_out("ormqr_out", self, input2, input3, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -23908,6 +24401,8 @@ def linalg_householder_product_out(ks, input, tau, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (input._requires_grad or tau._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="linalg_householder_product"))
+    if FW.active:
+        forbid_forward_out("linalg_householder_product_out", input, tau, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -24241,8 +24736,6 @@ def adaptive_max_pool3d(ks, self, output_size):
         node = nodes.AdaptiveMaxPool3DBackward0()
         node._next_edges = (gradient_edge(self),)
         node._raw_saved_self = SavedVariable(self)
-    if FW.active:
-        forbid_forward("adaptive_max_pool3d", self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -24252,6 +24745,8 @@ def adaptive_max_pool3d(ks, self, output_size):
     if requires:
         set_history((result[0],), node)
         node._raw_saved_result1 = SavedVariable(result[1], True)
+    if FW.active:
+        _fw.adaptive_max_pool3d(result, self, output_size)
     return result
 
 
@@ -24494,6 +24989,8 @@ def index_reduce_out(ks, self, dim, index, source, reduce, include_self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or source._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="index_reduce"))
+    if FW.active:
+        forbid_forward_out("index_reduce_out", self, index, source, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:

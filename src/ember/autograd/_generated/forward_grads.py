@@ -8,8 +8,17 @@ from ember._c10.thread_state import per_thread
 from ember.autograd.formulas import (
     add_scalar,
     amaxamin_jvp,
+    angle_backward,
+    apply_loss_reduction,
     at,
+    batch_norm_jvp,
+    binary_cross_entropy_backward,
+    binary_cross_entropy_target_backward,
+    binary_cross_entropy_with_logits_backward,
+    binary_cross_entropy_with_logits_target_backward,
     clamp_backward,
+    clamp_jvp,
+    convolution_jvp,
     copy_tangent,
     copysign_tensor_self_backward,
     deg2rad_backward,
@@ -18,18 +27,24 @@ from ember.autograd.formulas import (
     evenly_read_jvp,
     gather_with_keepdimed_indices,
     gelu_backward,
+    glu_jvp,
     handle_r_to_c,
     hardshrink_backward,
     hardsigmoid_backward,
     hardswish_backward,
     hardtanh_backward,
+    huber_loss_backward,
     i1_backward,
     i1e_backward,
+    layer_norm_jvp,
     leaky_relu_backward,
+    log_sigmoid_backward,
+    logcumsumexp_jvp,
     logit_backward,
     logsumexp_jvp,
     maybe_multiply,
     mish_backward,
+    mse_loss_backward,
     mul_scalar,
     mvlgamma_backward,
     norm_jvp,
@@ -41,9 +56,12 @@ from ember.autograd.formulas import (
     reciprocal_backward,
     rsqrt_backward,
     scalar_like,
+    sgn_jvp,
     sigmoid_backward,
     silu_backward,
     sinc_backward,
+    smooth_l1_loss_backward,
+    soft_margin_loss_backward,
     softplus_backward,
     softshrink_backward,
     std_jvp,
@@ -84,6 +102,8 @@ def abs(result, self):
 
 
 def abs__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -161,6 +181,8 @@ def _conj_physical(result, self):
 
 
 def conj_physical__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -204,6 +226,8 @@ def add_Tensor(result, self, other, alpha):
 
 
 def add__Tensor_pre(self, other, alpha):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     other_t_raw = fw_grad(other)
     if self_t_raw is None and other_t_raw is None:
@@ -247,6 +271,8 @@ def add_Scalar(result, self, other, alpha):
 
 
 def add__Scalar_pre(self, other, alpha):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -342,7 +368,33 @@ def clamp(result, self, min, max):
     set_differentiable(result, value0)
 
 
+def clamp_Tensor(result, self, min, max):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    min_t_raw = None if min is None else fw_grad(min)
+    max_t_raw = None if max is None else fw_grad(max)
+    if self_t_raw is None and min_t_raw is None and max_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        min_t = tangent_or_zeros(min, min_t_raw)
+        min_p = min
+        max_t = tangent_or_zeros(max, max_t_raw)
+        max_p = max
+        value0 = clamp_jvp(self_p, self_t, min_p, min_t, max_p, max_t)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
 def clamp__pre(self, min, max):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -367,7 +419,43 @@ def clamp_(fw, self, min, max):
         set_fw_grad(result, value, None, True)
 
 
+def clamp__Tensor_pre(self, min, max):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    min_t_raw = None if min is None else fw_grad(min)
+    max_t_raw = None if max is None else fw_grad(max)
+    if self_t_raw is None and min_t_raw is None and max_t_raw is None:
+        return None
+    return (self_t_raw, min_t_raw, max_t_raw, clone_primal(self))
+
+
+def clamp__Tensor(fw, self, min, max):
+    self_t_raw, min_t_raw, max_t_raw, original_self = fw
+    result = self
+    self = original_self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        min_t = tangent_or_zeros(min, min_t_raw)
+        min_p = min
+        max_t = tangent_or_zeros(max, max_t_raw)
+        max_p = max
+        value = clamp_jvp(self_p, self_t, min_p, min_t, max_p, max_t)
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
 def copy__pre(self, src, non_blocking):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     src_t_raw = fw_grad(src)
     if self_t_raw is None and src_t_raw is None:
@@ -411,6 +499,8 @@ def cos(result, self):
 
 
 def cos__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -453,6 +543,8 @@ def cumsum(result, self, dim, dtype):
 
 
 def cumsum__pre(self, dim, dtype):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -514,6 +606,8 @@ def div_Tensor(result, self, other):
 
 
 def div__Tensor_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     other_t_raw = fw_grad(other)
     if self_t_raw is None and other_t_raw is None:
@@ -562,6 +656,8 @@ def div_Tensor_mode(result, self, other, rounding_mode):
 
 
 def div__Tensor_mode_pre(self, other, rounding_mode):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     other_t_raw = fw_grad(other)
     if self_t_raw is None and other_t_raw is None:
@@ -608,6 +704,8 @@ def div_Scalar(result, self, other):
 
 
 def div__Scalar_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -649,6 +747,8 @@ def div_Scalar_mode(result, self, other, rounding_mode):
 
 
 def div__Scalar_mode_pre(self, other, rounding_mode):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -711,6 +811,8 @@ def acos(result, self):
 
 
 def acos__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -753,6 +855,8 @@ def asin(result, self):
 
 
 def asin__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -795,6 +899,8 @@ def atan(result, self):
 
 
 def atan__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -837,6 +943,8 @@ def tan(result, self):
 
 
 def tan__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -878,6 +986,8 @@ def sinh(result, self):
 
 
 def sinh__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -920,6 +1030,8 @@ def cosh(result, self):
 
 
 def cosh__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -962,6 +1074,8 @@ def expm1(result, self):
 
 
 def expm1__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -1003,6 +1117,8 @@ def log2(result, self):
 
 
 def log2__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -1045,6 +1161,8 @@ def log10(result, self):
 
 
 def log10__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -1087,6 +1205,8 @@ def exp(result, self):
 
 
 def exp__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -1128,6 +1248,8 @@ def expand(result, self, size, implicit):
 
 
 def fill__Scalar_pre(self, value):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -1152,6 +1274,8 @@ def fill__Scalar(fw, self, value):
 
 
 def fill__Tensor_pre(self, value):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     value_t_raw = fw_grad(value)
     if self_t_raw is None and value_t_raw is None:
@@ -1195,6 +1319,8 @@ def index_Tensor(result, self, indices):
 
 
 def index_put__pre(self, indices, values, accumulate):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     values_t_raw = fw_grad(values)
     if self_t_raw is None and values_t_raw is None:
@@ -1257,6 +1383,8 @@ def log(result, self):
 
 
 def log__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -1299,6 +1427,8 @@ def log1p(result, self):
 
 
 def log1p__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -1504,6 +1634,8 @@ def mul_Tensor(result, self, other):
 
 
 def mul__Tensor_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     other_t_raw = fw_grad(other)
     if self_t_raw is None and other_t_raw is None:
@@ -1550,6 +1682,8 @@ def mul_Scalar(result, self, other):
 
 
 def mul__Scalar_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -1625,6 +1759,8 @@ def unfold_backward(result, grad_in, input_sizes, dim, size, step):
 
 
 def as_strided__pre(self, size, stride, storage_offset):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -1649,6 +1785,8 @@ def as_strided_(fw, self, size, stride, storage_offset):
 
 
 def squeeze__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -1673,6 +1811,8 @@ def squeeze_(fw, self):
 
 
 def squeeze__dim_pre(self, dim):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -1697,6 +1837,8 @@ def squeeze__dim(fw, self, dim):
 
 
 def squeeze__dims_pre(self, dim):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -1721,6 +1863,8 @@ def squeeze__dims(fw, self, dim):
 
 
 def t__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -1745,6 +1889,8 @@ def t_(fw, self):
 
 
 def transpose__pre(self, dim0, dim1):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -1769,6 +1915,8 @@ def transpose_(fw, self, dim0, dim1):
 
 
 def unsqueeze__pre(self, dim):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -1784,6 +1932,136 @@ def unsqueeze_(fw, self, dim):
     try:
         self_t = tangent_or_zeros(self, self_t_raw)
         value = at.unsqueeze_(self_t, dim)
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
+def uniform__pre(self, from_, to, generator):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return None
+    return (self_t_raw, None)
+
+
+def uniform_(fw, self, from_, to, generator):
+    self_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = self_t.zero_()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
+def normal__pre(self, mean, std, generator):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return None
+    return (self_t_raw, None)
+
+
+def normal_(fw, self, mean, std, generator):
+    self_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = self_t.zero_()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
+def random__from_pre(self, from_, to, generator):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return None
+    return (self_t_raw, None)
+
+
+def random__from(fw, self, from_, to, generator):
+    self_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = self_t.zero_()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
+def random__to_pre(self, to, generator):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return None
+    return (self_t_raw, None)
+
+
+def random__to(fw, self, to, generator):
+    self_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = self_t.zero_()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
+def random__pre(self, generator):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return None
+    return (self_t_raw, None)
+
+
+def random_(fw, self, generator):
+    self_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = self_t.zero_()
         if self_t_raw is not None and value is not self_t_raw:
             self_t_raw.copy_(value)
     finally:
@@ -1809,6 +2087,59 @@ def bernoulli(result, self, generator):
     set_differentiable(result, value0)
 
 
+def bernoulli__Tensor_pre(self, p, generator):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    p_t_raw = fw_grad(p)
+    if self_t_raw is None and p_t_raw is None:
+        return None
+    return (self_t_raw, p_t_raw, None)
+
+
+def bernoulli__Tensor(fw, self, p, generator):
+    self_t_raw, p_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = self_t.zero_()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
+def bernoulli__float_pre(self, p, generator):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return None
+    return (self_t_raw, None)
+
+
+def bernoulli__float(fw, self, p, generator):
+    self_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = self_t.zero_()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
 def neg(result, self):
     if not (result.dtype.is_floating_point or result.dtype.is_complex):
         return
@@ -1827,6 +2158,8 @@ def neg(result, self):
 
 
 def neg__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -1868,6 +2201,8 @@ def relu(result, self):
 
 
 def relu__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -1892,6 +2227,8 @@ def relu_(fw, self):
 
 
 def gelu__pre(self, approximate):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -1951,6 +2288,8 @@ def rsqrt(result, self):
 
 
 def rsqrt__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -1992,6 +2331,8 @@ def reciprocal(result, self):
 
 
 def reciprocal__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -2050,6 +2391,8 @@ def sigmoid(result, self):
 
 
 def sigmoid__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -2091,6 +2434,8 @@ def sin(result, self):
 
 
 def sin__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -2300,6 +2645,8 @@ def sqrt(result, self):
 
 
 def sqrt__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -2412,6 +2759,8 @@ def tanh(result, self):
 
 
 def tanh__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -2558,6 +2907,8 @@ def where_self(result, condition, self, other):
 
 
 def zero__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -2708,6 +3059,8 @@ def sub_Tensor(result, self, other, alpha):
 
 
 def sub__Tensor_pre(self, other, alpha):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     other_t_raw = fw_grad(other)
     if self_t_raw is None and other_t_raw is None:
@@ -2752,6 +3105,8 @@ def sub_Scalar(result, self, other, alpha):
 
 
 def sub__Scalar_pre(self, other, alpha):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -2836,6 +3191,8 @@ def addmm(result, self, mat1, mat2, beta, alpha):
 
 
 def addmm__pre(self, mat1, mat2, beta, alpha):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     mat1_t_raw = fw_grad(mat1)
     mat2_t_raw = fw_grad(mat2)
@@ -2889,6 +3246,8 @@ def addmv(result, self, mat, vec, beta, alpha):
 
 
 def addmv__pre(self, mat, vec, beta, alpha):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     mat_t_raw = fw_grad(mat)
     vec_t_raw = fw_grad(vec)
@@ -2972,6 +3331,8 @@ def _to_copy(result, self, dtype, layout, device, pin_memory, non_blocking, memo
 
 
 def masked_fill__Scalar_pre(self, mask, value):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -3013,6 +3374,8 @@ def masked_fill_Scalar(result, self, mask, value):
 
 
 def masked_fill__Tensor_pre(self, mask, value):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     value_t_raw = fw_grad(value)
     if self_t_raw is None and value_t_raw is None:
@@ -3094,6 +3457,8 @@ def scatter_src(result, self, dim, index, src):
 
 
 def scatter__src_pre(self, dim, index, src):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     src_t_raw = fw_grad(src)
     if self_t_raw is None and src_t_raw is None:
@@ -3137,6 +3502,8 @@ def scatter_value(result, self, dim, index, value):
 
 
 def scatter__value_pre(self, dim, index, value):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -3160,7 +3527,62 @@ def scatter__value(fw, self, dim, index, value):
         set_fw_grad(result, value, None, True)
 
 
+def eq__Scalar_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return None
+    return (self_t_raw, None)
+
+
+def eq__Scalar(fw, self, other):
+    self_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = self_t.zero_()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
+def eq__Tensor_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    other_t_raw = fw_grad(other)
+    if self_t_raw is None and other_t_raw is None:
+        return None
+    return (self_t_raw, other_t_raw, None)
+
+
+def eq__Tensor(fw, self, other):
+    self_t_raw, other_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = self_t.zero_()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
 def tril__pre(self, diagonal):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -3185,6 +3607,8 @@ def tril_(fw, self, diagonal):
 
 
 def triu__pre(self, diagonal):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -3242,6 +3666,271 @@ def tril(result, self, diagonal):
     set_differentiable(result, value0)
 
 
+def ne__Scalar_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return None
+    return (self_t_raw, None)
+
+
+def ne__Scalar(fw, self, other):
+    self_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = self_t.zero_()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
+def ne__Tensor_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    other_t_raw = fw_grad(other)
+    if self_t_raw is None and other_t_raw is None:
+        return None
+    return (self_t_raw, other_t_raw, None)
+
+
+def ne__Tensor(fw, self, other):
+    self_t_raw, other_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = self_t.zero_()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
+def ge__Scalar_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return None
+    return (self_t_raw, None)
+
+
+def ge__Scalar(fw, self, other):
+    self_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = self_t.zero_()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
+def ge__Tensor_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    other_t_raw = fw_grad(other)
+    if self_t_raw is None and other_t_raw is None:
+        return None
+    return (self_t_raw, other_t_raw, None)
+
+
+def ge__Tensor(fw, self, other):
+    self_t_raw, other_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = self_t.zero_()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
+def le__Scalar_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return None
+    return (self_t_raw, None)
+
+
+def le__Scalar(fw, self, other):
+    self_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = self_t.zero_()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
+def le__Tensor_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    other_t_raw = fw_grad(other)
+    if self_t_raw is None and other_t_raw is None:
+        return None
+    return (self_t_raw, other_t_raw, None)
+
+
+def le__Tensor(fw, self, other):
+    self_t_raw, other_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = self_t.zero_()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
+def gt__Scalar_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return None
+    return (self_t_raw, None)
+
+
+def gt__Scalar(fw, self, other):
+    self_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = self_t.zero_()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
+def gt__Tensor_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    other_t_raw = fw_grad(other)
+    if self_t_raw is None and other_t_raw is None:
+        return None
+    return (self_t_raw, other_t_raw, None)
+
+
+def gt__Tensor(fw, self, other):
+    self_t_raw, other_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = self_t.zero_()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
+def lt__Scalar_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return None
+    return (self_t_raw, None)
+
+
+def lt__Scalar(fw, self, other):
+    self_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = self_t.zero_()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
+def lt__Tensor_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    other_t_raw = fw_grad(other)
+    if self_t_raw is None and other_t_raw is None:
+        return None
+    return (self_t_raw, other_t_raw, None)
+
+
+def lt__Tensor(fw, self, other):
+    self_t_raw, other_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = self_t.zero_()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
 def index_select(result, self, dim, index):
     if not (result.dtype.is_floating_point or result.dtype.is_complex):
         return
@@ -3294,6 +3983,8 @@ def sign(result, self):
 
 
 def sign__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -3335,6 +4026,8 @@ def remainder_Scalar(result, self, other):
 
 
 def remainder__Scalar_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -3380,6 +4073,8 @@ def remainder_Tensor(result, self, other):
 
 
 def remainder__Tensor_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     other_t_raw = fw_grad(other)
     if self_t_raw is None and other_t_raw is None:
@@ -3486,6 +4181,54 @@ def minimum(result, self, other):
     set_differentiable(result, value0)
 
 
+def sort(result, self, dim, descending):
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        indices = result[1]
+        value0 = gather_with_keepdimed_indices(self_t, dim, indices, True)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result[0], value0)
+
+
+def sort_stable(result, self, stable, dim, descending):
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        indices = result[1]
+        value0 = gather_with_keepdimed_indices(self_t, dim, indices, True)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result[0], value0)
+
+
+def topk(result, self, k, dim, largest, sorted):
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        indices = result[1]
+        value0 = at.gather(self_t, dim, indices, False)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result[0], value0)
+
+
 def pow_Tensor_Tensor(result, self, exponent):
     if not (result.dtype.is_floating_point or result.dtype.is_complex):
         return
@@ -3542,6 +4285,8 @@ def pow_Tensor_Scalar(result, self, exponent):
 
 
 def pow__Scalar_pre(self, exponent):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -3567,6 +4312,8 @@ def pow__Scalar(fw, self, exponent):
 
 
 def pow__Tensor_pre(self, exponent):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     exponent_t_raw = fw_grad(exponent)
     if self_t_raw is None and exponent_t_raw is None:
@@ -3680,6 +4427,42 @@ def diagonal_backward(result, grad_output, input_sizes, offset, dim1, dim2):
     set_differentiable(result, value0)
 
 
+def mse_loss(result, self, target, reduction):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    target_t_raw = fw_grad(target)
+    if self_t_raw is None and target_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        target_t = tangent_or_zeros(target, target_t_raw)
+        target_p = target
+        value0 = apply_loss_reduction(mse_loss_backward(self_t.conj(), self_p, target_p, 0).conj() + mse_loss_backward(target_t.conj(), target_p, self_p, 0).conj(), reduction)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def nll_loss_forward(result, self, target, weight, reduction, ignore_index):
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value0 = at.nll_loss_forward(self_t, target, weight, reduction, ignore_index)[0]
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result[0], value0)
+
+
 def embedding(result, weight, indices, padding_idx, scale_grad_by_freq, sparse):
     if not (result.dtype.is_floating_point or result.dtype.is_complex):
         return
@@ -3738,6 +4521,8 @@ def addcmul(result, self, tensor1, tensor2, value):
 
 
 def addcmul__pre(self, tensor1, tensor2, value):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     tensor1_t_raw = fw_grad(tensor1)
     tensor2_t_raw = fw_grad(tensor2)
@@ -3791,6 +4576,8 @@ def addcdiv(result, self, tensor1, tensor2, value):
 
 
 def addcdiv__pre(self, tensor1, tensor2, value):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     tensor1_t_raw = fw_grad(tensor1)
     tensor2_t_raw = fw_grad(tensor2)
@@ -3864,6 +4651,8 @@ def lerp_Tensor(result, self, end, weight):
 
 
 def lerp__Scalar_pre(self, end, weight):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     end_t_raw = fw_grad(end)
     if self_t_raw is None and end_t_raw is None:
@@ -3890,6 +4679,8 @@ def lerp__Scalar(fw, self, end, weight):
 
 
 def lerp__Tensor_pre(self, end, weight):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     end_t_raw = fw_grad(end)
     weight_t_raw = fw_grad(weight)
@@ -3913,6 +4704,52 @@ def lerp__Tensor(fw, self, end, weight):
         weight_t = tangent_or_zeros(weight, weight_t_raw)
         weight_p = weight
         value = at.lerp_Tensor(self_t, end_t, weight_p) + weight_t * (end_p - self_p)
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
+def sgn(result, self):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        value0 = sgn_jvp(self_p, self_t, result)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def sgn__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return None
+    return (self_t_raw, clone_primal(self))
+
+
+def sgn_(fw, self):
+    self_t_raw, original_self = fw
+    result = self
+    self = original_self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        value = sgn_jvp(self_p, self_t, result)
         if self_t_raw is not None and value is not self_t_raw:
             self_t_raw.copy_(value)
     finally:
@@ -3990,6 +4827,8 @@ def ceil(result, self):
 
 
 def ceil__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -4031,6 +4870,8 @@ def erf(result, self):
 
 
 def erf__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -4073,6 +4914,8 @@ def erfc(result, self):
 
 
 def erfc__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -4115,6 +4958,8 @@ def exp2(result, self):
 
 
 def exp2__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -4156,6 +5001,8 @@ def floor(result, self):
 
 
 def floor__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -4197,6 +5044,8 @@ def frac(result, self):
 
 
 def frac__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -4238,6 +5087,8 @@ def nan_to_num(result, self, nan, posinf, neginf):
 
 
 def nan_to_num__pre(self, nan, posinf, neginf):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -4280,6 +5131,8 @@ def mvlgamma(result, self, p):
 
 
 def mvlgamma__pre(self, p):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -4322,6 +5175,8 @@ def rad2deg(result, self):
 
 
 def rad2deg__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -4363,6 +5218,8 @@ def deg2rad(result, self):
 
 
 def deg2rad__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -4404,6 +5261,8 @@ def round(result, self):
 
 
 def round__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -4445,6 +5304,8 @@ def round_decimals(result, self, decimals):
 
 
 def round__decimals_pre(self, decimals):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -4486,6 +5347,8 @@ def logit(result, self, eps):
 
 
 def logit__pre(self, eps):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -4528,6 +5391,8 @@ def sinc(result, self):
 
 
 def sinc__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -4570,6 +5435,8 @@ def trunc(result, self):
 
 
 def trunc__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -4594,6 +5461,8 @@ def trunc_(fw, self):
 
 
 def digamma__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -4619,6 +5488,8 @@ def digamma_(fw, self):
 
 
 def lgamma__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -4694,6 +5565,34 @@ def polygamma(result, n, self):
     set_differentiable(result, value0)
 
 
+def polygamma__pre(self, n):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return None
+    return (self_t_raw, clone_primal(self))
+
+
+def polygamma_(fw, self, n):
+    self_t_raw, original_self = fw
+    result = self
+    self = original_self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        value = self_t * at.polygamma(n + 1, self_p)
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
 def erfinv(result, self):
     if not (result.dtype.is_floating_point or result.dtype.is_complex):
         return
@@ -4712,6 +5611,8 @@ def erfinv(result, self):
 
 
 def erfinv__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -4754,6 +5655,8 @@ def i0(result, self):
 
 
 def i0__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -4897,6 +5800,54 @@ def special_i1e(result, self):
     set_differentiable(result, value0)
 
 
+def copysign_Tensor(result, self, other):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    other_t_raw = fw_grad(other)
+    if self_t_raw is None and other_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        value0 = copysign_tensor_self_backward(self_t, self_p, result)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def copysign__Tensor_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    other_t_raw = fw_grad(other)
+    if self_t_raw is None and other_t_raw is None:
+        return None
+    return (self_t_raw, other_t_raw, clone_primal(self))
+
+
+def copysign__Tensor(fw, self, other):
+    self_t_raw, other_t_raw, original_self = fw
+    result = self
+    self = original_self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        value = copysign_tensor_self_backward(self_t, self_p, result)
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
 def copysign_Scalar(result, self, other):
     if not (result.dtype.is_floating_point or result.dtype.is_complex):
         return
@@ -4915,6 +5866,8 @@ def copysign_Scalar(result, self, other):
 
 
 def copysign__Scalar_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -4978,6 +5931,8 @@ def clamp_max_Tensor(result, self, max):
 
 
 def clamp_max__pre(self, max):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -5003,6 +5958,8 @@ def clamp_max_(fw, self, max):
 
 
 def clamp_max__Tensor_pre(self, max):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     max_t_raw = fw_grad(max)
     if self_t_raw is None and max_t_raw is None:
@@ -5070,6 +6027,8 @@ def clamp_min_Tensor(result, self, min):
 
 
 def clamp_min__pre(self, min):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -5095,6 +6054,8 @@ def clamp_min_(fw, self, min):
 
 
 def clamp_min__Tensor_pre(self, min):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     min_t_raw = fw_grad(min)
     if self_t_raw is None and min_t_raw is None:
@@ -5123,6 +6084,55 @@ def clamp_min__Tensor(fw, self, min):
         set_fw_grad(result, value, None, True)
 
 
+def ldexp_Tensor(result, self, other):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    other_t_raw = fw_grad(other)
+    if self_t_raw is None and other_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        other_t = tangent_or_zeros(other, other_t_raw)
+        other_p = other
+        value0 = self_t * at.pow_Scalar(2, other_p) + other_t * result * 0.6931471805599453
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def ldexp__pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    other_t_raw = fw_grad(other)
+    if self_t_raw is None and other_t_raw is None:
+        return None
+    return (self_t_raw, other_t_raw, None)
+
+
+def ldexp_(fw, self, other):
+    self_t_raw, other_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        other_t = tangent_or_zeros(other, other_t_raw)
+        other_p = other
+        value = self_t * at.pow_Scalar(2, other_p) + other_t * result * 0.6931471805599453
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
 def logaddexp(result, self, other):
     if not (result.dtype.is_floating_point or result.dtype.is_complex):
         return
@@ -5139,6 +6149,27 @@ def logaddexp(result, self, other):
         other_t = tangent_or_zeros(other, other_t_raw)
         other_p = other
         value0 = self_t / (1 + (other_p - self_p).exp()) + other_t / (1 + (self_p - other_p).exp())
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def logaddexp2(result, self, other):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    other_t_raw = fw_grad(other)
+    if self_t_raw is None and other_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        other_t = tangent_or_zeros(other, other_t_raw)
+        other_p = other
+        value0 = self_t / (1 + (other_p - self_p).exp2()) + other_t / (1 + (self_p - other_p).exp2())
     finally:
         state.fw_grad_mode = prev
     set_differentiable(result, value0)
@@ -5200,6 +6231,8 @@ def xlogy_Scalar_Other(result, self, other):
 
 
 def xlogy__Tensor_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     other_t_raw = fw_grad(other)
     if self_t_raw is None and other_t_raw is None:
@@ -5229,6 +6262,8 @@ def xlogy__Tensor(fw, self, other):
 
 
 def xlogy__Scalar_Other_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -5254,6 +6289,8 @@ def xlogy__Scalar_Other(fw, self, other):
 
 
 def atan2__pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     other_t_raw = fw_grad(other)
     if self_t_raw is None and other_t_raw is None:
@@ -5321,6 +6358,8 @@ def fmod_Scalar(result, self, other):
 
 
 def fmod__Scalar_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -5366,6 +6405,8 @@ def fmod_Tensor(result, self, other):
 
 
 def fmod__Tensor_pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     other_t_raw = fw_grad(other)
     if self_t_raw is None and other_t_raw is None:
@@ -5416,6 +6457,8 @@ def hypot(result, self, other):
 
 
 def hypot__pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     other_t_raw = fw_grad(other)
     if self_t_raw is None and other_t_raw is None:
@@ -5465,6 +6508,8 @@ def nextafter(result, self, other):
 
 
 def nextafter__pre(self, other):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     other_t_raw = fw_grad(other)
     if self_t_raw is None and other_t_raw is None:
@@ -5490,6 +6535,69 @@ def nextafter_(fw, self, other):
         state.fw_grad_mode = prev
     if self_t_raw is None:
         set_fw_grad(result, value, None, True)
+
+
+def fmin(result, self, other):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    other_t_raw = fw_grad(other)
+    if self_t_raw is None and other_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        other_t = tangent_or_zeros(other, other_t_raw)
+        other_p = other
+        value0 = other_t + (self_p <= other_p).logical_or(other_p.isnan()) * (self_t - other_t)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def fmax(result, self, other):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    other_t_raw = fw_grad(other)
+    if self_t_raw is None and other_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        other_t = tangent_or_zeros(other, other_t_raw)
+        other_p = other
+        value0 = other_t + (self_p > other_p).logical_or(other_p.isnan()) * (self_t - other_t)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def special_xlog1py(result, self, other):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    other_t_raw = fw_grad(other)
+    if self_t_raw is None and other_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        other_t = tangent_or_zeros(other, other_t_raw)
+        other_p = other
+        value0 = at.special_xlog1py(self_t, other_p).masked_fill((self_p == 0.0) & (other_p <= -1.0), 0.0) + other_t * self_p / (other_p + 1)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
 
 
 def special_xlog1py_self_scalar(result, self, other):
@@ -5524,6 +6632,40 @@ def special_xlog1py_other_scalar(result, self, other):
     finally:
         state.fw_grad_mode = prev
     set_differentiable(result, value0)
+
+
+def angle(result, self):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        value0 = handle_r_to_c(result.dtype, angle_backward(self_t.conj(), self_p).conj())
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def frexp_Tensor(result, self):
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        exponent = result[1]
+        value0 = self_t / exponent.exp2()
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result[0], value0)
 
 
 def rot90(result, self, k, dims):
@@ -5572,6 +6714,23 @@ def diag_embed(result, self, offset, dim1, dim2):
     try:
         self_t = tangent_or_zeros(self, self_t_raw)
         value0 = at.diag_embed(self_t, offset, dim1, dim2)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def diagonal_copy(result, self, offset, dim1, dim2):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value0 = at.diagonal_copy(self_t, offset, dim1, dim2)
     finally:
         state.fw_grad_mode = prev
     set_differentiable(result, value0)
@@ -5646,6 +6805,8 @@ def unsafe_split_with_sizes(result, self, split_sizes, dim):
 
 
 def index_add__pre(self, dim, index, source, alpha):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     source_t_raw = fw_grad(source)
     if self_t_raw is None and source_t_raw is None:
@@ -5691,6 +6852,8 @@ def index_add(result, self, dim, index, source, alpha):
 
 
 def index_copy__pre(self, dim, index, source):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     source_t_raw = fw_grad(source)
     if self_t_raw is None and source_t_raw is None:
@@ -5736,6 +6899,8 @@ def index_copy(result, self, dim, index, source):
 
 
 def index_fill__int_Scalar_pre(self, dim, index, value):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -5777,6 +6942,8 @@ def index_fill_int_Scalar(result, self, dim, index, value):
 
 
 def index_fill__int_Tensor_pre(self, dim, index, value):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     value_t_raw = fw_grad(value)
     if self_t_raw is None and value_t_raw is None:
@@ -5841,6 +7008,8 @@ def scatter_add(result, self, dim, index, src):
 
 
 def scatter_add__pre(self, dim, index, src):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     src_t_raw = fw_grad(src)
     if self_t_raw is None and src_t_raw is None:
@@ -5884,6 +7053,8 @@ def take(result, self, index):
 
 
 def put__pre(self, index, source, accumulate):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     source_t_raw = fw_grad(source)
     if self_t_raw is None and source_t_raw is None:
@@ -5946,6 +7117,8 @@ def masked_select(result, self, mask):
 
 
 def masked_scatter__pre(self, mask, source):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     source_t_raw = fw_grad(source)
     if self_t_raw is None and source_t_raw is None:
@@ -5985,6 +7158,211 @@ def masked_scatter(result, self, mask, source):
         self_t = tangent_or_zeros(self, self_t_raw)
         source_t = tangent_or_zeros(source, source_t_raw)
         value0 = self_t.masked_scatter(mask, source_t)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def median(result, self):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        value0 = evenly_read_jvp(self_t, self_p, result)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def median_dim(result, self, dim, keepdim):
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        indices = result[1]
+        value0 = gather_with_keepdimed_indices(self_t, dim, indices, keepdim)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result[0], value0)
+
+
+def nanmedian(result, self):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        value0 = evenly_read_jvp(self_t, self_p, result)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def nanmedian_dim(result, self, dim, keepdim):
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        indices = result[1]
+        value0 = gather_with_keepdimed_indices(self_t, dim, indices, keepdim)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result[0], value0)
+
+
+def kthvalue(result, self, k, dim, keepdim):
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        indices = result[1]
+        value0 = gather_with_keepdimed_indices(self_t, dim, indices, keepdim)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result[0], value0)
+
+
+def mode(result, self, dim, keepdim):
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        indices = result[1]
+        value0 = gather_with_keepdimed_indices(self_t, dim, indices, keepdim)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result[0], value0)
+
+
+def var_mean_correction(result, self, dim, correction, keepdim):
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        value0 = var_jvp(self_p, self_t, dim, correction, keepdim)
+        value1 = at.mean_dim(self_t, [] if dim is None else dim, keepdim, None)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result[0], value0)
+    set_differentiable(result[1], value1)
+
+
+def std_mean_correction(result, self, dim, correction, keepdim):
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        result0 = result[0]
+        value0 = std_jvp(self_p, self_t, result0, dim, correction, keepdim)
+        value1 = at.mean_dim(self_t, [] if dim is None else dim, keepdim, None)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result[0], value0)
+    set_differentiable(result[1], value1)
+
+
+def nansum(result, self, dim, keepdim, dtype):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        value0 = at.sum_dim_IntList(at.where_ScalarSelf(self_p.isnan(), 0.0, self_t), dim, keepdim, dtype)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def cummax(result, self, dim):
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        indices = result[1]
+        value0 = self_t.gather(dim, indices)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result[0], value0)
+
+
+def cummin(result, self, dim):
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        indices = result[1]
+        value0 = self_t.gather(dim, indices)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result[0], value0)
+
+
+def logcumsumexp(result, self, dim):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        value0 = logcumsumexp_jvp(self_p, self_t, dim)
     finally:
         state.fw_grad_mode = prev
     set_differentiable(result, value0)
@@ -6047,6 +7425,27 @@ def diagonal_scatter(result, self, src, offset, dim1, dim2):
     set_differentiable(result, value0)
 
 
+def dist(result, self, other, p):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    other_t_raw = fw_grad(other)
+    if self_t_raw is None and other_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        other_t = tangent_or_zeros(other, other_t_raw)
+        other_p = other
+        value0 = norm_jvp(self_p - other_p, self_t - other_t, p, result)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
 def addr(result, self, vec1, vec2, beta, alpha):
     if not (result.dtype.is_floating_point or result.dtype.is_complex):
         return
@@ -6071,6 +7470,8 @@ def addr(result, self, vec1, vec2, beta, alpha):
 
 
 def addr__pre(self, vec1, vec2, beta, alpha):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     vec1_t_raw = fw_grad(vec1)
     vec2_t_raw = fw_grad(vec2)
@@ -6124,6 +7525,8 @@ def baddbmm(result, self, batch1, batch2, beta, alpha):
 
 
 def baddbmm__pre(self, batch1, batch2, beta, alpha):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     batch1_t_raw = fw_grad(batch1)
     batch2_t_raw = fw_grad(batch2)
@@ -6154,6 +7557,8 @@ def baddbmm_(fw, self, batch1, batch2, beta, alpha):
 
 
 def addbmm__pre(self, batch1, batch2, beta, alpha):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     batch1_t_raw = fw_grad(batch1)
     batch2_t_raw = fw_grad(batch2)
@@ -6223,6 +7628,32 @@ def elu(result, self, alpha, scale, input_scale):
     set_differentiable(result, value0)
 
 
+def elu__pre(self, alpha, scale, input_scale):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return None
+    return (self_t_raw, None)
+
+
+def elu_(fw, self, alpha, scale, input_scale):
+    self_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = elu_backward(self_t, alpha, scale, input_scale, True, result)
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
 def celu(result, self, alpha):
     if not (result.dtype.is_floating_point or result.dtype.is_complex):
         return
@@ -6240,6 +7671,32 @@ def celu(result, self, alpha):
     set_differentiable(result, value0)
 
 
+def celu__pre(self, alpha):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return None
+    return (self_t_raw, None)
+
+
+def celu_(fw, self, alpha):
+    self_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = elu_backward(self_t, alpha, 1, 1.0 / alpha, True, result)
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
 def leaky_relu(result, self, negative_slope):
     if not (result.dtype.is_floating_point or result.dtype.is_complex):
         return
@@ -6255,6 +7712,32 @@ def leaky_relu(result, self, negative_slope):
     finally:
         state.fw_grad_mode = prev
     set_differentiable(result, value0)
+
+
+def leaky_relu__pre(self, negative_slope):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return None
+    return (self_t_raw, None)
+
+
+def leaky_relu_(fw, self, negative_slope):
+    self_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = leaky_relu_backward(self_t.conj(), result, negative_slope, True).conj()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
 
 
 def hardtanh(result, self, min_val, max_val):
@@ -6275,6 +7758,8 @@ def hardtanh(result, self, min_val, max_val):
 
 
 def hardtanh__pre(self, min_val, max_val):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -6334,6 +7819,8 @@ def silu(result, self):
 
 
 def silu__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -6376,6 +7863,8 @@ def mish(result, self):
 
 
 def mish__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -6418,6 +7907,8 @@ def hardswish(result, self):
 
 
 def hardswish__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -6460,6 +7951,8 @@ def hardsigmoid(result, self):
 
 
 def hardsigmoid__pre(self):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
     self_t_raw = fw_grad(self)
     if self_t_raw is None:
         return None
@@ -6530,6 +8023,281 @@ def threshold(result, self, threshold, value):
     try:
         self_t = tangent_or_zeros(self, self_t_raw)
         value0 = (threshold_backward(self_t.conj(), self, threshold)).conj()
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def threshold__pre(self, threshold, value):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return None
+    return (self_t_raw, clone_primal(self))
+
+
+def threshold_(fw, self, threshold, value):
+    self_t_raw, original_self = fw
+    result = self
+    self = original_self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        value = threshold_backward(self_t.conj(), self_p, threshold).conj()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
+def glu(result, self, dim):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        value0 = glu_jvp(result, self_p, self_t, dim)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def log_sigmoid_forward(result, self):
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        buffer = result[1]
+        value0 = log_sigmoid_backward(self_t.conj(), self_p, buffer).conj()
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result[0], value0)
+
+
+def _prelu_kernel(result, self, weight):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    weight_t_raw = fw_grad(weight)
+    if self_t_raw is None and weight_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        weight_t = tangent_or_zeros(weight, weight_t_raw)
+        weight_p = weight
+        value0 = at.where_self(self_p >= 0, self_t, weight_p * self_t + weight_t * self_p)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def native_layer_norm(result, input, normalized_shape, weight, bias, eps):
+    input_t_raw = fw_grad(input)
+    weight_t_raw = None if weight is None else fw_grad(weight)
+    bias_t_raw = None if bias is None else fw_grad(bias)
+    if input_t_raw is None and weight_t_raw is None and bias_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        input_t = tangent_or_zeros(input, input_t_raw)
+        input_p = input
+        weight_t = tangent_or_zeros(weight, weight_t_raw)
+        weight_p = weight
+        bias_t = tangent_or_zeros(bias, bias_t_raw)
+        bias_p = bias
+        result1 = result[1]
+        result2 = result[2]
+        value0 = layer_norm_jvp(input_p, input_t, weight_p, weight_t, bias_p, bias_t, result1, result2, normalized_shape)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result[0], value0)
+
+
+def native_batch_norm(result, input, weight, bias, running_mean, running_var, training, momentum, eps):
+    input_t_raw = fw_grad(input)
+    weight_t_raw = None if weight is None else fw_grad(weight)
+    bias_t_raw = None if bias is None else fw_grad(bias)
+    if input_t_raw is None and weight_t_raw is None and bias_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        input_t = tangent_or_zeros(input, input_t_raw)
+        input_p = input
+        weight_t = tangent_or_zeros(weight, weight_t_raw)
+        weight_p = weight
+        bias_t = tangent_or_zeros(bias, bias_t_raw)
+        bias_p = bias
+        result1 = result[1]
+        result2 = result[2]
+        value0 = batch_norm_jvp(input_p, input_t, weight_p, weight_t, bias_p, bias_t, running_mean, running_var, result1, result2, training, eps)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result[0], value0)
+
+
+def smooth_l1_loss(result, self, target, reduction, beta):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    target_t_raw = fw_grad(target)
+    if self_t_raw is None and target_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        target_t = tangent_or_zeros(target, target_t_raw)
+        target_p = target
+        value0 = apply_loss_reduction(smooth_l1_loss_backward(self_t.conj(), self_p, target_p, 0, beta).conj() + smooth_l1_loss_backward(target_t.conj(), target_p, self_p, 0, beta).conj(), reduction)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def huber_loss(result, self, target, reduction, delta):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    target_t_raw = fw_grad(target)
+    if self_t_raw is None and target_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        target_t = tangent_or_zeros(target, target_t_raw)
+        target_p = target
+        value0 = apply_loss_reduction(huber_loss_backward(self_t.conj(), self_p, target_p, 0, delta).conj() + huber_loss_backward(target_t.conj(), target_p, self_p, 0, delta).conj(), reduction)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def soft_margin_loss(result, self, target, reduction):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        value0 = apply_loss_reduction(soft_margin_loss_backward(self_t.conj(), self_p, target, 0).conj(), reduction)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def binary_cross_entropy(result, self, target, weight, reduction):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    target_t_raw = fw_grad(target)
+    if self_t_raw is None and target_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        target_t = tangent_or_zeros(target, target_t_raw)
+        target_p = target
+        value0 = apply_loss_reduction(binary_cross_entropy_backward(self_t, self_p, target_p, weight, 0) + binary_cross_entropy_target_backward(target_t, self_p, target_p, weight, 0), reduction)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def binary_cross_entropy_with_logits(result, self, target, weight, pos_weight, reduction):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    target_t_raw = fw_grad(target)
+    if self_t_raw is None and target_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        target_t = tangent_or_zeros(target, target_t_raw)
+        target_p = target
+        value0 = apply_loss_reduction(binary_cross_entropy_with_logits_backward(self_t, self_p, target_p, weight, pos_weight, 0) + binary_cross_entropy_with_logits_target_backward(target_t, self_p, target_p, weight, pos_weight, 0), reduction)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def convolution(result, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    input_t_raw = fw_grad(input)
+    weight_t_raw = fw_grad(weight)
+    bias_t_raw = None if bias is None else fw_grad(bias)
+    if input_t_raw is None and weight_t_raw is None and bias_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        input_t = tangent_or_zeros(input, input_t_raw)
+        input_p = input
+        weight_t = tangent_or_zeros(weight, weight_t_raw)
+        weight_p = weight
+        bias_t = tangent_or_zeros(bias, bias_t_raw)
+        bias_p = bias
+        value0 = convolution_jvp(input_p, input_t, weight_p, weight_t, bias_p, bias_t, stride, padding, dilation, transposed, output_padding, groups)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def constant_pad_nd(result, self, pad, value):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value0 = at.constant_pad_nd(self_t, pad, 0)
     finally:
         state.fw_grad_mode = prev
     set_differentiable(result, value0)
@@ -6637,6 +8405,22 @@ def replication_pad3d(result, self, padding):
     set_differentiable(result, value0)
 
 
+def max_pool2d_with_indices(result, self, kernel_size, stride, padding, dilation, ceil_mode):
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        result1 = result[1]
+        value0 = at.gather(self_t.flatten(-2), -1, result1.flatten(-2), False).view_as(result1)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result[0], value0)
+
+
 def max_pool2d_with_indices_backward(result, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices):
     if not (result.dtype.is_floating_point or result.dtype.is_complex):
         return
@@ -6654,6 +8438,22 @@ def max_pool2d_with_indices_backward(result, grad_output, self, kernel_size, str
     finally:
         state.fw_grad_mode = prev
     set_differentiable(result, value0)
+
+
+def max_pool3d_with_indices(result, self, kernel_size, stride, padding, dilation, ceil_mode):
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        result1 = result[1]
+        value0 = at.gather(self_t.flatten(-3), -1, result1.flatten(-3), False).view_as(result1)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result[0], value0)
 
 
 def max_pool3d_with_indices_backward(result, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices):
@@ -6724,6 +8524,22 @@ def _adaptive_avg_pool2d(result, self, output_size):
     finally:
         state.fw_grad_mode = prev
     set_differentiable(result, value0)
+
+
+def adaptive_max_pool2d(result, self, output_size):
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        result1 = result[1]
+        value0 = at.gather(self_t.flatten(-2), -1, result1.flatten(-2), False).view_as(result1)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result[0], value0)
 
 
 def adaptive_max_pool2d_backward(result, grad_output, self, indices):
@@ -7153,6 +8969,22 @@ def pixel_unshuffle(result, self, downscale_factor):
     set_differentiable(result, value0)
 
 
+def linalg_inv_ex(result, A, check_errors):
+    A_t_raw = fw_grad(A)
+    if A_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        A_t = tangent_or_zeros(A, A_t_raw)
+        inverse = result[0]
+        value0 = -at.matmul(at.matmul(inverse, A_t), inverse)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result[0], value0)
+
+
 def _fft_r2c(result, self, dim, normalization, onesided):
     if not (result.dtype.is_floating_point or result.dtype.is_complex):
         return
@@ -7204,6 +9036,74 @@ def _fft_c2c(result, self, dim, normalization, forward):
     set_differentiable(result, value0)
 
 
+def expand_copy(result, self, size, implicit):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value0 = at.expand_copy(self_t, size, implicit)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def permute_copy(result, self, dims):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value0 = at.permute_copy(self_t, dims)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def as_strided_copy(result, self, size, stride, storage_offset):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value0 = at.as_strided_copy(self_t, size, stride, storage_offset)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def alias_copy(result, self):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value0 = at.alias_copy(self_t)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
 def narrow_copy(result, self, dim, start, length):
     if not (result.dtype.is_floating_point or result.dtype.is_complex):
         return
@@ -7219,6 +9119,172 @@ def narrow_copy(result, self, dim, start, length):
     finally:
         state.fw_grad_mode = prev
     set_differentiable(result, value0)
+
+
+def view_copy(result, self, size):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value0 = at.view_copy(self_t, size)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def unfold_copy(result, self, dimension, size, step):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value0 = at.unfold_copy(self_t, dimension, size, step)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def squeeze_copy(result, self):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value0 = at.squeeze_copy(self_t)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def squeeze_copy_dim(result, self, dim):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value0 = at.squeeze_copy_dim(self_t, dim)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def squeeze_copy_dims(result, self, dim):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value0 = at.squeeze_copy_dims(self_t, dim)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def unsqueeze_copy(result, self, dim):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value0 = at.unsqueeze_copy(self_t, dim)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def transpose_copy_int(result, self, dim0, dim1):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value0 = at.transpose_copy_int(self_t, dim0, dim1)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def t_copy(result, self):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value0 = at.t_copy(self_t)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def split_with_sizes_copy(result, self, split_sizes, dim):
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value0 = at.split_with_sizes_copy(self_t, split_sizes, dim)
+    finally:
+        state.fw_grad_mode = prev
+    set_fw_grads(result, value0)
+
+
+def unbind_copy_int(result, self, dim):
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value0 = at.unbind_copy_int(self_t, dim)
+    finally:
+        state.fw_grad_mode = prev
+    set_fw_grads(result, value0)
 
 
 def as_strided_scatter(result, self, src, size, stride, storage_offset):
@@ -7276,6 +9342,110 @@ def fill_Tensor(result, self, value):
     set_differentiable(result, value0)
 
 
+def cauchy__pre(self, median, sigma, generator):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return None
+    return (self_t_raw, None)
+
+
+def cauchy_(fw, self, median, sigma, generator):
+    self_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = self_t.zero_()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
+def log_normal__pre(self, mean, std, generator):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return None
+    return (self_t_raw, None)
+
+
+def log_normal_(fw, self, mean, std, generator):
+    self_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = self_t.zero_()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
+def exponential__pre(self, lambd, generator):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return None
+    return (self_t_raw, None)
+
+
+def exponential_(fw, self, lambd, generator):
+    self_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = self_t.zero_()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
+def geometric__pre(self, p, generator):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        return None
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return None
+    return (self_t_raw, None)
+
+
+def geometric_(fw, self, p, generator):
+    self_t_raw, original_self = fw
+    result = self
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value = self_t.zero_()
+        if self_t_raw is not None and value is not self_t_raw:
+            self_t_raw.copy_(value)
+    finally:
+        state.fw_grad_mode = prev
+    if self_t_raw is None:
+        set_fw_grad(result, value, None, True)
+
+
 def normal_Tensor_float(result, mean, std, generator):
     if not (result.dtype.is_floating_point or result.dtype.is_complex):
         return
@@ -7307,6 +9477,101 @@ def normal_float_Tensor(result, mean, std, generator):
         std_t = tangent_or_zeros(std, std_t_raw)
         std_sizes = std._sizes
         value0 = (zeros_with_options(std_sizes, std_t.conj().dtype, std_t.conj().device)).conj()
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def view_as_real(result, self):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value0 = at.view_as_real(self_t)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def view_as_complex(result, self):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        value0 = at.view_as_complex(self_t)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def complex(result, real, imag):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    real_t_raw = fw_grad(real)
+    imag_t_raw = fw_grad(imag)
+    if real_t_raw is None and imag_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        real_t = tangent_or_zeros(real, real_t_raw)
+        imag_t = tangent_or_zeros(imag, imag_t_raw)
+        value0 = at.complex(real_t, imag_t)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def polar(result, abs, angle):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    abs_t_raw = fw_grad(abs)
+    angle_t_raw = fw_grad(angle)
+    if abs_t_raw is None and angle_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        abs_t = tangent_or_zeros(abs, abs_t_raw)
+        abs_p = abs
+        angle_t = tangent_or_zeros(angle, angle_t_raw)
+        angle_p = angle
+        value0 = at.complex(abs_t * angle_p.cos() - angle_t * abs_p * angle_p.sin(), abs_t * angle_p.sin() + angle_t * abs_p * angle_p.cos())
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result, value0)
+
+
+def linalg_cross(result, self, other, dim):
+    if not (result.dtype.is_floating_point or result.dtype.is_complex):
+        return
+    self_t_raw = fw_grad(self)
+    other_t_raw = fw_grad(other)
+    if self_t_raw is None and other_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        self_p = self
+        other_t = tangent_or_zeros(other, other_t_raw)
+        other_p = other
+        value0 = at.linalg_cross(self_t, other_p, dim) + at.linalg_cross(self_p, other_t, dim)
     finally:
         state.fw_grad_mode = prev
     set_differentiable(result, value0)
@@ -7344,6 +9609,22 @@ def _adaptive_avg_pool3d(result, self, output_size):
     finally:
         state.fw_grad_mode = prev
     set_differentiable(result, value0)
+
+
+def adaptive_max_pool3d(result, self, output_size):
+    self_t_raw = fw_grad(self)
+    if self_t_raw is None:
+        return
+    state = per_thread.state
+    prev = state.fw_grad_mode
+    state.fw_grad_mode = False
+    try:
+        self_t = tangent_or_zeros(self, self_t_raw)
+        result1 = result[1]
+        value0 = at.gather(self_t.flatten(-3), -1, result1.flatten(-3), False).view_as(result1)
+    finally:
+        state.fw_grad_mode = prev
+    set_differentiable(result[0], value0)
 
 
 def adaptive_max_pool3d_backward(result, grad_output, self, indices):

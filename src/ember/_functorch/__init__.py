@@ -50,3 +50,8 @@ from . import autograd_function, batching, c_functorch, dynamic_layer, fallback 
 from .vmap import vmap
 
 __all__ = ["vmap"]
+
+from . import tensor_wrapper  # noqa: E402,F401 (the FuncTorchGradWrapper fallback)
+from .eager_transforms import grad, grad_and_value, hessian, jacfwd, jacrev, jvp, vjp  # noqa: E402
+
+__all__ += ["grad", "grad_and_value", "vjp", "jacrev", "jvp", "jacfwd", "hessian"]

@@ -133,3 +133,65 @@ __all__ += [
     "_func_increment_nesting", "_func_decrement_nesting", "_wrap_functional_tensor",
     "_unwrap_functional_tensor", "_propagate_functional_input_mutation",
 ]  # fmt: skip
+
+
+# -- the grad / jvp levels (wfunc) -------------------------------------------------------
+
+from .._c10.grad_mode import is_grad_enabled as _is_grad_enabled  # noqa: E402
+from .._c10.thread_state import per_thread as _per_thread  # noqa: E402
+from ..autograd.variable import functorch_tls  # noqa: E402
+from .grad_interpreter import GradInterpreter, JvpInterpreter  # noqa: E402
+from .tensor_wrapper import grad_record, make_tensor_wrapper, unwrap_for_grad  # noqa: E402
+
+
+def _grad_increment_nesting() -> int:
+    """Push a grad layer (remembering the grad mode); returns its level."""
+    level = dynamic_layer.next_level()
+    dynamic_layer.push(GradInterpreter(level, _is_grad_enabled()))
+    return level
+
+
+def _jvp_increment_nesting() -> int:
+    """Push a jvp layer (remembering the forward grad mode); returns its level."""
+    level = dynamic_layer.next_level()
+    dynamic_layer.push(JvpInterpreter(level, _per_thread.state.fw_grad_mode))
+    return level
+
+
+def _grad_decrement_nesting() -> int:
+    """Pop the innermost layer; its wrappers are dead from now on. Returns its level."""
+    interpreter = dynamic_layer.pop()
+    interpreter.is_alive = False
+    return interpreter.lvl
+
+
+_jvp_decrement_nesting = _grad_decrement_nesting
+
+
+def _wrap_for_grad(tensor, level: int):
+    """``tensor`` wrapped as a GradTrackingTensor of ``level`` (the live layer at it)."""
+    interpreter = next(i for i in dynamic_layer.layers() if i.lvl == level)
+    return make_tensor_wrapper(tensor, level, interpreter)
+
+
+def _unwrap_for_grad(tensor, level: int):
+    return unwrap_for_grad(tensor, level)
+
+
+def get_inplace_requires_grad_allowed() -> bool:
+    return functorch_tls.inplace_requires_grad_allowed
+
+
+def set_inplace_requires_grad_allowed(allowed: bool) -> None:
+    functorch_tls.inplace_requires_grad_allowed = bool(allowed)
+
+
+def is_dead_tensor_wrapper(tensor) -> bool:
+    record = grad_record(tensor)
+    return record is not None and not record.is_alive()
+
+
+__all__ += ["_grad_increment_nesting", "_grad_decrement_nesting", "_jvp_increment_nesting",
+            "_jvp_decrement_nesting", "_wrap_for_grad", "_unwrap_for_grad",
+            "is_dead_tensor_wrapper", "get_inplace_requires_grad_allowed",
+            "set_inplace_requires_grad_allowed"]  # fmt: skip

@@ -17,6 +17,7 @@ from .._c10.thread_state import per_thread
 from .._dispatch import builtin_fallbacks
 from .._dispatch.dispatcher import caller_debug
 from .interpreter import FRONT_BACK_BITS, Interpreter
+from .tensor_wrapper import unwrap_dead_args
 
 
 class _Stack(threading.local):
@@ -105,7 +106,7 @@ def front_fallback(op, bits, *args):
     interpreter.saved_tls.append(saved)
     interpreter.enter_tls()
     try:
-        return interpreter.process(op, args)
+        return interpreter.process(op, unwrap_dead_args(args))
     finally:
         interpreter.saved_tls.pop()
         ts.included, ts.excluded = saved

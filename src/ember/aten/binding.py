@@ -118,7 +118,7 @@ def _set_requires_grad(result, requires_grad: bool):
             raise RuntimeError(
                 "Only Tensors of floating point and complex dtype can require gradients"
             )
-        result.requires_grad_(True)
+        result.requires_grad = True  # not requires_grad_(): allowed inside a functorch transform
     return result
 
 

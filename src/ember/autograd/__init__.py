@@ -8,7 +8,7 @@ Note [Generated autograd kernels].
 
 from __future__ import annotations
 
-from . import forward_ad, grad_mode, graph
+from . import forward_ad, functional, grad_mode, graph
 from .api import backward, grad
 from .function import Function, FunctionCtx, once_differentiable
 from .grad_mode import (
@@ -31,6 +31,7 @@ __all__ = [
     "gradgradcheck",
     "GradcheckError",
     "forward_ad",
+    "functional",
     "grad_mode",
     "graph",
     "no_grad",

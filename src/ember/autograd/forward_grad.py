@@ -164,6 +164,8 @@ def _same_meta(a, b) -> bool:
         return False
     if a._storage_offset != b._storage_offset:
         return False
+    if a._functorch is not None or b._functorch is not None:
+        return True  # a functorch wrapper has no storage of its own: its geometry is its value's
     return _storage_numel(a) == _storage_numel(b)
 
 

@@ -108,7 +108,10 @@ def tensor_data(tensor):
         if not tensor._is_inference and result is not tensor:
             result._version_counter = tensor.version_counter()
         return result
-    return make_view(tensor, tensor._sizes, tensor._strides, tensor._storage_offset)
+    data = make_view(tensor, tensor._sizes, tensor._strides, tensor._storage_offset)
+    if tensor._functorch is not None:  # TensorWrapper's copy is a wrapper of the same value
+        data._functorch = tensor._functorch
+    return data
 
 
 class SavedVariable:

@@ -8,10 +8,15 @@ Mirrors torch/csrc/autograd/python_variable.cpp and torch/_tensor.py
 
 from __future__ import annotations
 
+import threading
+
+from ember._c10.dispatch_key import DispatchKey
+from ember._c10.dispatch_key_set import keys_bits
 from ember._c10.dtypes import scalar_type_name
 from ember._c10.grad_mode import autograd_state
 from ember._c10.layout import strided
 from ember._c10.tensor_impl import PYTHON_KEY_BITS, TensorImpl
+from ember._c10.thread_state import per_thread
 from ember._c10.warning import torch_warn
 from ember.aten.native import at
 from ember.aten.native.common import type_meta_name
@@ -60,12 +65,36 @@ def _change_requires_grad(self, value: bool) -> None:
 
 _requires_grad_parser = PythonArgParser(["requires_grad_(bool requires_grad=True)"])
 
+_TRANSFORM_BIT = keys_bits([DispatchKey.FuncTorchDynamicLayerFrontMode])  # a layer is live
+_IN_TRANSFORM = (
+    "You are attempting to call Tensor.requires_grad_() (or perhaps using "
+    "torch.autograd.functional.* APIs) inside of a function being transformed by a functorch "
+    "transform. This is unsupported, please attempt to use the functorch transforms (e.g. grad, "
+    "vjp, jacrev, jacfwd, hessian) or call requires_grad_() outside of a function being "
+    "transformed instead."
+)
+
+
+class _FunctorchTLS(threading.local):
+    """functorch's inplace_requires_grad_allowed: the transforms set it while they make their
+    own inputs require grad; user code inside a transform may not call requires_grad_()."""
+
+    inplace_requires_grad_allowed = False
+
+
+functorch_tls = _FunctorchTLS()
+
 
 def requires_grad_(self, *args, **kwargs):
     if args or kwargs:
         requires_grad = _requires_grad_parser.parse(args, kwargs, self=self)[1][0]
     else:
         requires_grad = True
+    if (
+        per_thread.state.included & _TRANSFORM_BIT
+        and not functorch_tls.inplace_requires_grad_allowed
+    ):
+        raise RuntimeError(_IN_TRANSFORM)
     if grad_fn_of(self) is not None:
         if not requires_grad:
             raise RuntimeError(_NOT_LEAF + _NOT_LEAF_HINT)

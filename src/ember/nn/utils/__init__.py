@@ -13,3 +13,5 @@ __all__ = [
     "parameters_to_vector",
     "vector_to_parameters",
 ]
+
+from ember.nn.utils import stateless  # noqa: E402,F401

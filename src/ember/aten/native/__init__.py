@@ -118,3 +118,4 @@ from .upsample_out import *  # noqa: F403
 from .view_backward import *  # noqa: F403
 from .view_copy import *  # noqa: F403
 from .views import *  # noqa: F403
+from .multihead_attention import *  # noqa: F403

@@ -192,9 +192,12 @@ def _scaled_dot_product_flash_attention_cpu(query, key, value, dropout_p, is_cau
     k, v = _expand_heads(k, heads), _expand_heads(v, heads)
     scores = _scores(q, k, mask, is_causal, _scale_factor(query, scale), compute)
     top = np.max(scores, axis=-1, keepdims=True)
-    top = np.where(np.isfinite(top), top, 0)
+    top = np.where(top == -np.inf, 0, top)
     weights = np.exp(scores - top)
     total = weights.sum(axis=-1, keepdims=True)
+    # a fully masked row sums to 0: the kernel counts it as 1, so its output and
+    # logsumexp are 0 (not NaN)
+    total = np.where(total == 0, 1, total)
     logsumexp = (np.log(total) + top)[..., 0]
     out = np.matmul(weights / total, v)
     batch, _, length, _ = out.shape

@@ -1335,6 +1335,7 @@ NO_VALUES = NO_VALUES | {
     "normal.float_float_out", "multinomial.out",
 }  # fmt: skip
 
+
 # --- wmha: MultiheadAttention's fast path ---
 def _mask_2x3(T):
     return T.lib.tensor([[True, False, False], [False, False, True]])

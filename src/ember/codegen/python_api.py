@@ -35,7 +35,8 @@ NUMBERS_AS_TENSORS = python_signature.NUMBERS_AS_TENSORS
 HIDDEN_FUNCTIONS = frozenset({"_local_scalar_dense", "_to_copy", "_unsafe_view", "_softmax",
                               "_log_softmax", "nll_loss_forward", "nll_loss_backward", "to",
                               "norm", "tanh_backward", "sigmoid_backward", "lift_fresh",
-                              "select_backward", "slice_backward", "diagonal_backward"})  # fmt: skip
+                              "select_backward", "slice_backward", "diagonal_backward",
+                              "_masked_softmax_backward"})  # fmt: skip
 TENSOR_OPTIONS = ("dtype", "layout", "device", "pin_memory")
 # The deprecated Python signatures of tools/autograd/deprecated.yaml for the operators
 # ember has: each lists its Python arguments in order; a schema argument it leaves

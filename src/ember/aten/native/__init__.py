@@ -70,6 +70,7 @@ from .loss_margin import *  # noqa: F403
 from .loss_more import *  # noqa: F403
 from .matrix_exp import *  # noqa: F403
 from .misc_ops import *  # noqa: F403
+from .multihead_attention import *  # noqa: F403
 from .multinomial import *  # noqa: F403
 from .nonzero_static import *  # noqa: F403
 from .normalization import *  # noqa: F403
@@ -118,4 +119,3 @@ from .upsample_out import *  # noqa: F403
 from .view_backward import *  # noqa: F403
 from .view_copy import *  # noqa: F403
 from .views import *  # noqa: F403
-from .multihead_attention import *  # noqa: F403

@@ -44,8 +44,8 @@ def _failed_check(condition: str) -> RuntimeError:
 
 def transform_bias_rescale_qkv_cpu(qkv, qkv_bias, num_heads):
     """(B, T, 3D) -> q, k, v of (B, num_heads, T, D // num_heads): the bias added, q
-    multiplied by 1 / sqrt(head_dim) (both in the tensor's dtype), as three views of one
-    (3, B, num_heads, T, head_dim) buffer."""
+    multiplied by 1 / sqrt(head_dim), as three views of one (3, B, num_heads, T,
+    head_dim) buffer."""
     batch, length, three_d = qkv.shape
     embed = three_d // 3
     if embed % num_heads != 0:
@@ -55,15 +55,15 @@ def transform_bias_rescale_qkv_cpu(qkv, qkv_bias, num_heads):
     if qkv.dtype not in _FLOATING:
         not_implemented_for("transform_bias_rescale_qkv", qkv.dtype)
     head_dim = embed // num_heads
-    np_dtype = qkv.dtype.np_dtype
-    # the kernel's constant: 1.0 / sqrt(head_dim), the root in the scalar type
-    root = np.sqrt(opmath(np_dtype).type(head_dim))
-    inv_sqrt = np_dtype.type(1.0 / float(root))
-    values = qkv.ndarray().reshape(batch, length, 3, num_heads, head_dim)
-    bias = qkv_bias.ndarray().reshape(3, num_heads, head_dim)
+    # computed in the opmath type and rounded once; the constant 1.0 / sqrt(head_dim)
+    # takes the root in that type
+    compute = opmath(qkv.dtype.np_dtype)
+    inv_sqrt = compute.type(1.0 / float(np.sqrt(compute.type(head_dim))))
+    values = qkv.ndarray().astype(compute).reshape(batch, length, 3, num_heads, head_dim)
+    bias = qkv_bias.ndarray().astype(compute).reshape(3, num_heads, head_dim)
     with np.errstate(all="ignore"):
-        shifted = (values + bias).astype(np_dtype)
-        shifted[:, :, 0] = (shifted[:, :, 0] * inv_sqrt).astype(np_dtype)
+        shifted = values + bias
+        shifted[:, :, 0] *= inv_sqrt
     q_k_v = empty_tensor((3, batch, num_heads, length, head_dim), qkv.dtype, qkv.device)
     store(q_k_v, np.transpose(shifted, (2, 0, 3, 1, 4)))
     packed = at.view(q_k_v, [3 * batch, num_heads, length, head_dim])
@@ -174,8 +174,9 @@ def _check_arguments(query, key, value, embed_dim, num_head, qkv_weight, qkv_bia
         (lambda: query.dim() == 3, lambda: f"expected 3-D `query`, got {query.dim()}-D tensor"),
         (
             lambda: query.shape[2] == embed_dim,
-            lambda: f"passed-in embed_dim {embed_dim} didn't match last dim of query "
-            f"{query.shape[2]}",
+            lambda: (
+                f"passed-in embed_dim {embed_dim} didn't match last dim of query {query.shape[2]}"
+            ),
         ),
         (lambda: key.dim() == 3, lambda: f"expected 3-D `key`, got {key.dim()}-D tensor"),
         (lambda: value.dim() == 3, lambda: f"expected 3-D `value`, got {value.dim()}-D tensor"),
@@ -203,7 +204,10 @@ def _check_arguments(query, key, value, embed_dim, num_head, qkv_weight, qkv_bia
             lambda: qkv_bias.shape[0] == 3 * embed_dim,
             lambda: "expected `qkv_bias` first dim and first dim of query to be equal",
         ),
-        (lambda: embed_dim % num_head == 0, lambda: "`embed_dim` must divide evenly by `num_heads`"),
+        (
+            lambda: embed_dim % num_head == 0,
+            lambda: "`embed_dim` must divide evenly by `num_heads`",
+        ),
     )
     for holds, message in checks:
         if not holds():
@@ -254,4 +258,3 @@ def _masked_softmax(scores, mask, mask_type):
     if mask.dtype is not dtypes.bool:
         mask = at.to_dtype(mask, dtypes.bool, False, False, None)
     return at._masked_softmax(scores, mask, dim, mask_type)
-

@@ -158,7 +158,5 @@ def _in_projection(q, k, v, w_q, w_k, w_v, b_q=None, b_k=None, b_v=None):
             )
     for name, bias in (("query", b_q), ("key", b_k), ("value", b_v)):
         if bias is not None and bias.shape != (eq,):
-            raise AssertionError(
-                f"expecting {name} bias shape of {(eq,)}, but got {bias.shape}"
-            )
+            raise AssertionError(f"expecting {name} bias shape of {(eq,)}, but got {bias.shape}")
     return _nn.linear(q, w_q, b_q), _nn.linear(k, w_k, b_k), _nn.linear(v, w_v, b_v)

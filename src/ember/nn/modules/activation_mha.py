@@ -83,9 +83,15 @@ class MultiheadAttention(Module):
         if self.head_dim * num_heads != self.embed_dim:
             raise AssertionError("embed_dim must be divisible by num_heads")
         if not self._qkv_same_embed_dim:
-            self.q_proj_weight = Parameter(_functions.empty((embed_dim, embed_dim), **factory_kwargs))
-            self.k_proj_weight = Parameter(_functions.empty((embed_dim, self.kdim), **factory_kwargs))
-            self.v_proj_weight = Parameter(_functions.empty((embed_dim, self.vdim), **factory_kwargs))
+            self.q_proj_weight = Parameter(
+                _functions.empty((embed_dim, embed_dim), **factory_kwargs)
+            )
+            self.k_proj_weight = Parameter(
+                _functions.empty((embed_dim, self.kdim), **factory_kwargs)
+            )
+            self.v_proj_weight = Parameter(
+                _functions.empty((embed_dim, self.vdim), **factory_kwargs)
+            )
             self.register_parameter("in_proj_weight", None)
         else:
             self.in_proj_weight = Parameter(
@@ -205,9 +211,7 @@ class MultiheadAttention(Module):
         if query.dim() != 3:
             return f"input not batched; expected query.dim() of 3 but got {query.dim()}"
         if query is not key or key is not value:
-            return (
-                "non-self attention was used (query, key, and value are not the same Tensor)"
-            )
+            return "non-self attention was used (query, key, and value are not the same Tensor)"
         if self.in_proj_bias is not None and query.dtype != self.in_proj_bias.dtype:
             return (
                 f"dtypes of query ({query.dtype}) and self.in_proj_bias "
@@ -274,8 +278,8 @@ class MultiheadAttention(Module):
                 )
             merged_mask = attn_mask_expanded
             if key_padding_mask is not None:
-                key_padding_mask_expanded = key_padding_mask.view(
-                    batch_size, 1, 1, seq_len
-                ).expand(-1, self.num_heads, -1, -1)
+                key_padding_mask_expanded = key_padding_mask.view(batch_size, 1, 1, seq_len).expand(
+                    -1, self.num_heads, -1, -1
+                )
                 merged_mask = attn_mask_expanded + key_padding_mask_expanded
         return merged_mask, mask_type

@@ -347,3 +347,27 @@ def test_flash_attention_layout(permutation):
 
     for e_value, t_value in zip(run(ember), run(torch), strict=True):
         assert_same_tensor(e_value, t_value, 1e-12, 1e-12)
+
+
+@pytest.mark.parametrize(
+    "qkv, bias, heads, error",
+    [
+        ((2, 3), (12,), 2, "Dimension out of range (expected to be in range of [-2, 1], but got 2)"),
+        ((), (12,), 2, "Dimension specified as 0 but tensor has no dimensions"),
+        ((1, 2, 12), (12,), 0, "_transform_bias_rescale_qkv: num_heads must be positive, got 0"),
+        ((1, 2, 12), (6,), 2, "_transform_bias_rescale_qkv: expected qkv_bias with 12 elements, got 6"),
+    ],
+)  # fmt: skip
+def test_transform_bias_rescale_qkv_refuses_what_torch_reads_out_of_bounds(qkv, bias, heads, error):
+    """A malformed call raises (torch raises alike for the first two; for the others its
+    kernel divides by zero or reads past the bias)."""
+    with pytest.raises((IndexError, RuntimeError)) as raised:
+        ember._transform_bias_rescale_qkv(ember.zeros(qkv), ember.zeros(bias), heads)
+    assert str(raised.value) == error
+
+
+def test_transform_bias_rescale_qkv_dtype_mismatch_refused():
+    with pytest.raises(NotImplementedError, match="reads the bias's bytes"):
+        ember._transform_bias_rescale_qkv(
+            ember.zeros(1, 2, 12), ember.zeros(12, dtype=ember.float64), 2
+        )

@@ -46,14 +46,30 @@ def transform_bias_rescale_qkv_cpu(qkv, qkv_bias, num_heads):
     """(B, T, 3D) -> q, k, v of (B, num_heads, T, D // num_heads): the bias added, q
     multiplied by 1 / sqrt(head_dim), as three views of one (3, B, num_heads, T,
     head_dim) buffer."""
-    batch, length, three_d = qkv.shape
+    batch, length, three_d = (qkv.shape[wrap_dim(d, qkv.dim(), False)] for d in range(3))
     embed = three_d // 3
+    if num_heads <= 0:
+        # PyTorch's kernel divides by it unchecked
+        raise RuntimeError(
+            f"_transform_bias_rescale_qkv: num_heads must be positive, got {num_heads}"
+        )
     if embed % num_heads != 0:
         raise _failed_check("D % num_head == 0")
     if three_d % 3 != 0:
         raise _failed_check("_3D % 3 == 0")
     if qkv.dtype not in _FLOATING:
         not_implemented_for("transform_bias_rescale_qkv", qkv.dtype)
+    if qkv_bias.dtype is not qkv.dtype:
+        raise NotImplementedError(
+            f"_transform_bias_rescale_qkv: a {qkv_bias.dtype} qkv_bias for a {qkv.dtype} qkv "
+            "(PyTorch's kernel reads the bias's bytes as the qkv's dtype)"
+        )
+    if qkv_bias.numel() != three_d:
+        # PyTorch's kernel reads 3D values of the bias unchecked
+        raise RuntimeError(
+            f"_transform_bias_rescale_qkv: expected qkv_bias with {three_d} elements, got "
+            f"{qkv_bias.numel()}"
+        )
     head_dim = embed // num_heads
     # computed in the opmath type and rounded once; the constant 1.0 / sqrt(head_dim)
     # takes the root in that type

@@ -381,3 +381,29 @@ def test_fastpath_switch():
     assert "aten._native_multi_head_attention.default" not in t_ops
     for e_value, t_value in zip(e_result, t_result, strict=True):
         assert_same_tensor(e_value, t_value, 2e-5, 2e-5)
+
+
+def test_copy_pickle_load_state_dict_and_old_checkpoints():
+    import copy
+    import pickle
+
+    def run(lib):
+        lib.manual_seed(2)
+        module = lib.nn.MultiheadAttention(4, 2, kdim=3, vdim=2, add_bias_kv=True)
+        copied, pickled = copy.deepcopy(module), pickle.loads(pickle.dumps(module))
+        other = lib.nn.MultiheadAttention(4, 2, kdim=3, vdim=2, add_bias_kv=True)
+        loaded = other.load_state_dict(module.state_dict())
+        state = module.__getstate__()
+        del state["_qkv_same_embed_dim"]  # a PyTorch 1.1 checkpoint
+        old = lib.nn.MultiheadAttention.__new__(lib.nn.MultiheadAttention)
+        old.__setstate__(state)
+        names = [type(m).__module__ + "." + type(m).__qualname__ for m in module.modules()]
+        same = all(
+            lib.equal(a, b) and lib.equal(a, c) and lib.equal(a, d)
+            for a, b, c, d in zip(module.parameters(), copied.parameters(),
+                                  pickled.parameters(), other.parameters(), strict=True)
+        )  # fmt: skip
+        return (repr(copied), repr(loaded), old._qkv_same_embed_dim, names, same,
+                lib.nn.modules.activation.MultiheadAttention is lib.nn.MultiheadAttention)  # fmt: skip
+
+    assert [_text(v) for v in run(ember)] == [str(v) for v in run(torch)]

@@ -1,4 +1,4 @@
-"""`nn.MultiheadAttention` (and the `NonDynamicallyQuantizableLinear` of its out_proj).
+"""`nn.MultiheadAttention`.
 
 Layer: nn. In: embed_dim, num_heads and PyTorch's other constructor arguments. Out: a
 module with PyTorch's parameters (in_proj_weight or q/k/v_proj_weight, in_proj_bias,
@@ -6,8 +6,7 @@ out_proj, bias_k / bias_v) initialised as _reset_parameters does, whose forward 
 the fast path (torch._native_multi_head_attention) under PyTorch's conditions (eval,
 batched batch_first self-attention, no grad needed, even heads, ...) and else calls
 F.multi_head_attention_forward. Mirrors MultiheadAttention of
-torch/nn/modules/activation.py and NonDynamicallyQuantizableLinear of
-torch/nn/modules/linear.py.
+torch/nn/modules/activation.py.
 """
 
 from __future__ import annotations
@@ -19,26 +18,17 @@ from ember.aten._generated import python_functions as _functions
 from ember.backends import mha as _mha_backend
 from ember.nn import functional as F
 from ember.nn.init import constant_, xavier_normal_, xavier_uniform_
-from ember.nn.modules.linear import Linear
+from ember.nn.modules.linear import NonDynamicallyQuantizableLinear
 from ember.nn.modules.module import Module
 from ember.nn.parameter import Parameter
 
 __all__ = ["MultiheadAttention"]
 
+# PyTorch defines the class in torch/nn/modules/activation.py, which re-exports it here
+_ACTIVATION_MODULE = __name__.rsplit(".", 1)[0] + ".activation"
 # the devices the fast path accepts: cpu, cuda and the PrivateUse1 backend (which ember
 # does not rename)
 _FAST_PATH_DEVICES = ("cpu", "cuda", "privateuseone")
-
-
-class NonDynamicallyQuantizableLinear(Linear):
-    """A Linear that dynamic quantization leaves alone (MultiheadAttention's out_proj)."""
-
-    def __init__(self, in_features: int, out_features: int, bias: bool = True, device=None,
-                 dtype=None) -> None:  # fmt: skip
-        super().__init__(in_features, out_features, bias=bias, device=device, dtype=dtype)
-
-
-NonDynamicallyQuantizableLinear.__module__ = "ember.nn.modules.linear"
 
 
 def _is_nested(tensor) -> bool:
@@ -49,6 +39,7 @@ def _is_nested(tensor) -> bool:
 class MultiheadAttention(Module):
     """Attention over num_heads heads of embed_dim // num_heads features each."""
 
+    __module__ = _ACTIVATION_MODULE
     __constants__ = ["batch_first"]
 
     def __init__(

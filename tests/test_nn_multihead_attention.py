@@ -407,3 +407,38 @@ def test_copy_pickle_load_state_dict_and_old_checkpoints():
                 lib.nn.modules.activation.MultiheadAttention is lib.nn.MultiheadAttention)  # fmt: skip
 
     assert [_text(v) for v in run(ember)] == [str(v) for v in run(torch)]
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    batch=st.integers(1, 3), length=st.integers(1, 4), heads=st.sampled_from([2, 4]),
+    head_dim=st.integers(1, 3), mask=st.sampled_from([None, 2, 3]), padding=st.booleans(),
+    need_weights=st.booleans(), average=st.booleans(), seed=st.integers(0, 2**16),
+)  # fmt: skip
+def test_fast_path_against_torch(batch, length, heads, head_dim, mask, padding, need_weights,
+                                 average, seed):  # fmt: skip
+    """Eval, no grad, batch_first self-attention: aten::_native_multi_head_attention with
+    the module's merged boolean masks (turned into -inf / 0 and back to bool)."""
+    rng = np.random.default_rng(seed)
+    embed = heads * head_dim
+    x = rng.standard_normal((batch, length, embed))
+    attn_mask, kpm = _masks(rng, mask and ("bool", mask), "bool" if padding else None,
+                            length, length, batch, heads, True)  # fmt: skip
+
+    def run(lib):
+        lib.manual_seed(seed)
+        module = lib.nn.MultiheadAttention(embed, heads, batch_first=True).eval()
+        q = _tensor(lib, x)
+        options = {"need_weights": need_weights, "average_attn_weights": average}
+        if attn_mask is not None:
+            options["attn_mask"] = lib.tensor(attn_mask)
+        if kpm is not None:
+            options["key_padding_mask"] = lib.tensor(kpm)
+        with lib.no_grad():
+            return _record_ops(lib, lambda: module(q, q, q, **options))
+
+    (e_result, e_ops), (t_result, t_ops) = run(ember), run(torch)
+    assert e_ops == t_ops
+    assert "aten._native_multi_head_attention.default" in t_ops
+    for e_value, t_value in zip(e_result, t_result, strict=True):
+        assert_same_tensor(e_value, t_value, 2e-5, 2e-5)

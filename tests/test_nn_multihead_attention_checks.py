@@ -16,6 +16,7 @@ from test_nn_multihead_attention import (
     _outcome,
     _record_ops,
     _tensor,
+    _text,
     assert_same_tensor,
     same_error,
 )
@@ -371,3 +372,22 @@ def test_transform_bias_rescale_qkv_dtype_mismatch_refused():
         ember._transform_bias_rescale_qkv(
             ember.zeros(1, 2, 12), ember.zeros(12, dtype=ember.float64), 2
         )
+
+
+@pytest.mark.parametrize("need_weights", [True, False])
+@pytest.mark.parametrize("average", [True, False])
+@pytest.mark.parametrize("batch", [0, 2])
+def test_native_multi_head_attention_on_meta_tensors(need_weights, average, batch):
+    """PyTorch's Python meta kernel: shapes only, (0,) for weights not asked for."""
+
+    def run(lib):
+        x = lib.empty(batch, 3, 8, device="meta")
+        weights = [lib.empty(*s, device="meta") for s in ((24, 8), (24,), (8, 8), (8,))]
+        return lib._native_multi_head_attention(
+            x, x, x, 8, 2, *weights, need_weights=need_weights, average_attn_weights=average
+        )
+
+    e, t = run(ember), run(torch)
+    assert [(tuple(a.shape), a.stride(), _text(a.device)) for a in e] == [
+        (tuple(a.shape), a.stride(), str(a.device)) for a in t
+    ]

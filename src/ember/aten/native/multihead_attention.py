@@ -26,6 +26,7 @@ from ember.aten.ufunc_special import not_implemented_for, opmath
 
 __all__ = [
     "native_multi_head_attention_cpu",
+    "native_multi_head_attention_meta",
     "transform_bias_rescale_qkv_cpu",
     "masked_softmax_cpu",
     "masked_softmax_backward_cpu",
@@ -274,3 +275,20 @@ def _masked_softmax(scores, mask, mask_type):
     if mask.dtype is not dtypes.bool:
         mask = at.to_dtype(mask, dtypes.bool, False, False, None)
     return at._masked_softmax(scores, mask, dim, mask_type)
+
+
+def native_multi_head_attention_meta(query, key, value, embed_dim, num_head, qkv_weight,
+                                     qkv_bias, proj_weight, proj_bias, mask=None,
+                                     need_weights=True, average_attn_weights=True,
+                                     mask_type=None):  # fmt: skip
+    """PyTorch's Python meta kernel (torch/_meta_registrations.py): only the shapes, and
+    an empty (0,) tensor, not None, for the weights it is not asked for."""
+    device, dtype = query.device, query.dtype
+    if query.numel() == 0:
+        return empty_tensor(tuple(query.shape), dtype, device), empty_tensor((0,), dtype, device)
+    batch, length = query.size(0), query.size(1)
+    output = empty_tensor((batch, length, proj_weight.size(0)), dtype, device)
+    if not need_weights:
+        return output, empty_tensor((0,), dtype, device)
+    shape = (batch, length, length) if average_attn_weights else (batch, num_head, length, length)
+    return output, empty_tensor(shape, dtype, device)

@@ -337,4 +337,5 @@ class LogSoftmax(_WithDim):
     def forward(self, input):  # noqa: A002
         return F.log_softmax(input, self.dim, _stacklevel=5)
 
+
 from ember.nn.modules.activation_mha import MultiheadAttention  # noqa: E402,F401 (its home in PyTorch)

@@ -1414,3 +1414,31 @@ S["select_copy.int"] = [lambda T: ((T.f(3, 4), 0, 1), {}), lambda T: ((T.f(3, 4)
 S["slice_copy.Tensor"] = [lambda T: ((T.f(5, 3), 0, 1, 4, 2), {}), lambda T: ((T.f(3, 4), 1), {})]
 S["split_copy.Tensor"] = [lambda T: ((T.f(5, 3), 2), {}), lambda T: ((T.f(3, 4), 3, -1), {})]
 S["detach_copy"] = [lambda T: ((T.c(2, 3),), {})]
+
+
+# --- wmha: MultiheadAttention's fast path ---
+def _mask_2x3(T):
+    return T.lib.tensor([[True, False, False], [False, False, True]])
+
+
+def _self_attention(T, **kwargs):
+    x = T.f(2, 3, 4)
+    weights = (T.f(12, 4), T.f(12), T.f(4, 4), T.f(4))
+    return (x, x, x, 4, 2, *weights), kwargs
+
+
+S["_transform_bias_rescale_qkv"] = [lambda T: ((T.f(2, 3, 12), T.f(12), 2), {})]
+S["_masked_softmax"] = [
+    lambda T: ((T.f(2, 3), _mask_2x3(T), 1, 2), {}),
+    lambda T: ((T.f(1, 2, 3, 3), T.lib.tensor([[False, True, False]]), 3, 1), {}),
+]
+S["_masked_softmax_backward"] = [lambda T: ((T.c(2, 3), T.c(2, 3), _mask_2x3(T), 1), {})]
+S["_native_multi_head_attention"] = [
+    _self_attention,
+    lambda T: _self_attention(T, need_weights=False),
+    lambda T: (
+        (T.c(2, 3, 4), T.c(2, 3, 4), T.c(2, 3, 4), 4, 2, T.c(12, 4), T.c(12), T.c(4, 4),
+         T.c(4), T.lib.tensor([[False, False, True], [False, True, False]]), True, False, 1),
+        {},
+    ),
+]  # fmt: skip

@@ -162,6 +162,7 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
     )
     from ember import optim, serialization
     from ember import masked
+    from ember import backends
     from ember.serialization import load, save
     from ember.amp import autocast
     from ember.amp.state import (

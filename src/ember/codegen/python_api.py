@@ -38,7 +38,7 @@ HIDDEN_FUNCTIONS = frozenset({"_local_scalar_dense", "_to_copy", "_unsafe_view",
                               "select_backward", "slice_backward", "diagonal_backward",
                               "conv_tbc_backward", "fake_quantize_per_tensor_affine_cachemask",
                               "fake_quantize_per_tensor_affine_cachemask_backward",
-                              "copy"})  # fmt: skip
+                              "copy", "_masked_softmax_backward"})  # fmt: skip
 TENSOR_OPTIONS = ("dtype", "layout", "device", "pin_memory")
 # The deprecated Python signatures of tools/autograd/deprecated.yaml for the operators
 # ember has: each lists its Python arguments in order; a schema argument it leaves

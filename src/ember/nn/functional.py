@@ -343,3 +343,15 @@ from ember.nn._functional import pool3d_unpool as _pool3d_unpool  # noqa: E402
 from ember.nn._functional.pool3d_unpool import *  # noqa: E402,F401,F403
 
 __all__ += _pool3d_unpool.__all__
+
+from ember.nn._functional import attention_mha as _attention_mha  # noqa: E402
+from ember.nn._functional.attention_mha import *  # noqa: E402,F401,F403
+from ember.nn._functional.attention_mha_inputs import (  # noqa: E402,F401
+    _canonical_mask,
+    _in_projection,
+    _in_projection_packed,
+    _mha_shape_check,
+    _none_or_dtype,
+)
+
+__all__ += _attention_mha.__all__

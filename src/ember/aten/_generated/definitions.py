@@ -1666,3 +1666,7 @@ define('select_copy.int(Tensor self, int dim, SymInt index) -> Tensor', tags=('v
 define('slice_copy.Tensor(Tensor self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor', tags=('view_copy',))
 define('split_copy.Tensor(Tensor self, SymInt split_size, int dim=0) -> Tensor[]', tags=('view_copy',))
 define('detach_copy(Tensor self) -> Tensor', tags=('view_copy',))
+define('_transform_bias_rescale_qkv(Tensor qkv, Tensor qkv_bias, int num_heads) -> (Tensor, Tensor, Tensor)', tags=())
+define('_masked_softmax(Tensor self, Tensor mask, int? dim=None, int? mask_type=None) -> Tensor', tags=())
+define('_masked_softmax_backward(Tensor grad_output, Tensor output, Tensor mask, int? dim=None) -> Tensor', tags=())
+define('_native_multi_head_attention(Tensor query, Tensor key, Tensor value, int embed_dim, int num_head, Tensor qkv_weight, Tensor qkv_bias, Tensor proj_weight, Tensor proj_bias, Tensor? mask=None, bool need_weights=True, bool average_attn_weights=True, int? mask_type=None) -> (Tensor, Tensor)', tags=())

@@ -75,6 +75,7 @@ from .loss_more import *  # noqa: F403
 from .loss_nll2d import *  # noqa: F403
 from .matrix_exp import *  # noqa: F403
 from .misc_ops import *  # noqa: F403
+from .multihead_attention import *  # noqa: F403
 from .multinomial import *  # noqa: F403
 from .nonzero_static import *  # noqa: F403
 from .normalization import *  # noqa: F403

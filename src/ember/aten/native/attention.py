@@ -20,6 +20,7 @@ from ember._c10 import dtypes
 from ember._tensor import empty_tensor
 from ember.aten.native import at
 from ember.aten.native.common import type_meta_name
+from ember.aten.native.layout import preserved_strides
 from ember.aten.native.reduction import store
 from ember.aten.tensor_subclass_like import is_tensor_subclass_like
 from ember.aten.ufunc_loops import quiet
@@ -196,19 +197,24 @@ def _scaled_dot_product_flash_attention_cpu(query, key, value, dropout_p, is_cau
     k, v = _expand_heads(k, heads), _expand_heads(v, heads)
     scores = _scores(q, k, mask, is_causal, _scale_factor(query, scale), compute)
     top = np.max(scores, axis=-1, keepdims=True)
-    top = np.where(np.isfinite(top), top, 0)
+    top = np.where(top == -np.inf, 0, top)
     weights = np.exp(scores - top)
     total = weights.sum(axis=-1, keepdims=True)
+    # a fully masked row sums to 0: the kernel counts it as 1, so its output and
+    # logsumexp are 0 (not NaN)
+    total = np.where(total == 0, 1, total)
     logsumexp = (np.log(total) + top)[..., 0]
     out = np.matmul(weights / total, v)
     batch, _, length, _ = out.shape
-    # the kernel writes (B, L, H, E) and returns it transposed to (B, H, L, E)
+    # the output is empty_like(query) (the query's layout, when dense); the logsumexp
+    # is written (B, L, H) and returned transposed to (B, H, L)
     shape = out.shape
-    strides = (length * heads * shape[3], shape[3], heads * shape[3], 1)
+    strides = preserved_strides(query) if tuple(shape) == tuple(query.shape) else None
     output = empty_tensor(shape, query.dtype, query.device, strides)
     store(output, out)
     lse_dtype = dtypes.float64 if query.dtype is dtypes.float64 else dtypes.float32
-    lse = empty_tensor((batch, heads, length), lse_dtype, query.device)
+    lse_strides = (length * heads, 1, heads)
+    lse = empty_tensor((batch, heads, length), lse_dtype, query.device, lse_strides)
     store(lse, logsumexp)
     return output, lse
 

@@ -25347,6 +25347,97 @@ def detach_copy(ks, self):
     return result
 
 
+__transform_bias_rescale_qkv = handle("_transform_bias_rescale_qkv")
+
+
+def _transform_bias_rescale_qkv(ks, qkv, qkv_bias, num_heads):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (qkv._requires_grad or qkv_bias._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::_transform_bias_rescale_qkv")
+        node._next_edges = requiring_edges(qkv, qkv_bias)
+    if FW.active:
+        forbid_forward_fallback("_transform_bias_rescale_qkv", qkv, qkv_bias)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __transform_bias_rescale_qkv.redispatch(ks & AFTER_AUTOGRAD, qkv, qkv_bias, num_heads)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, result, (False, False, False))
+    return result
+
+
+__masked_softmax = handle("_masked_softmax")
+
+
+def _masked_softmax(ks, self, mask, dim, mask_type):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.MaskedSoftmaxBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._raw_saved_mask = SavedVariable(mask)
+    if FW.active:
+        forbid_forward("_masked_softmax", self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __masked_softmax.redispatch(ks & AFTER_AUTOGRAD, self, mask, dim, mask_type)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+__masked_softmax_backward = handle("_masked_softmax_backward")
+
+
+def _masked_softmax_backward(ks, grad_output, output, mask, dim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or output._requires_grad or mask._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::_masked_softmax_backward")
+        node._next_edges = requiring_edges(grad_output, output, mask)
+    if FW.active:
+        forbid_forward_fallback("_masked_softmax_backward", grad_output, output, mask)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __masked_softmax_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, output, mask, dim)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+__native_multi_head_attention = handle("_native_multi_head_attention")
+
+
+def _native_multi_head_attention(ks, query, key, value, embed_dim, num_head, qkv_weight, qkv_bias, proj_weight, proj_bias, mask, need_weights, average_attn_weights, mask_type):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (query._requires_grad or key._requires_grad or value._requires_grad or qkv_weight._requires_grad or qkv_bias._requires_grad or proj_weight._requires_grad or proj_bias._requires_grad or (mask is not None and mask._requires_grad))
+    if requires:
+        node = NotImplementedNode("aten::_native_multi_head_attention")
+        node._next_edges = requiring_edges(query, key, value, qkv_weight, qkv_bias, proj_weight, proj_bias, mask)
+    if FW.active:
+        forbid_forward_fallback("_native_multi_head_attention", query, key, value, qkv_weight, qkv_bias, proj_weight, proj_bias, mask)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __native_multi_head_attention.redispatch(ks & AFTER_AUTOGRAD, query, key, value, embed_dim, num_head, qkv_weight, qkv_bias, proj_weight, proj_bias, mask, need_weights, average_attn_weights, mask_type)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, result, (False, False))
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -26531,3 +26622,7 @@ impl("select_copy.int", "Autograd", select_copy_int, keyset_arg="raw")
 impl("slice_copy.Tensor", "Autograd", slice_copy_Tensor, keyset_arg="raw")
 impl("split_copy.Tensor", "Autograd", split_copy_Tensor, keyset_arg="raw")
 impl("detach_copy", "Autograd", detach_copy, keyset_arg="raw")
+impl("_transform_bias_rescale_qkv", "Autograd", _transform_bias_rescale_qkv, keyset_arg="raw")
+impl("_masked_softmax", "Autograd", _masked_softmax, keyset_arg="raw")
+impl("_masked_softmax_backward", "Autograd", _masked_softmax_backward, keyset_arg="raw")
+impl("_native_multi_head_attention", "Autograd", _native_multi_head_attention, keyset_arg="raw")

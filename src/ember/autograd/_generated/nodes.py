@@ -10715,3 +10715,27 @@ class SplitBackward0_copy(GeneratedNode):
         else:
             grad_0 = None
         return [grad_0]
+
+
+class MaskedSoftmaxBackward0(GeneratedNode):
+    """Backward of aten::_masked_softmax."""
+
+    _saved_variables = ('_raw_saved_mask', '_raw_saved_result')
+    _saved_dim = None
+    _raw_saved_mask = None
+    _saved_mask = SavedTensor('_raw_saved_mask')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        mask = _unpack(node._raw_saved_mask, node)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at._masked_softmax_backward(grad, result, mask, dim)
+        else:
+            grad_0 = None
+        return [grad_0]

@@ -84,3 +84,8 @@ from ember.nn.modules.loss_margin import *  # noqa: E402,F401,F403
 from ember.nn.modules.pool3d_unpool import *  # noqa: E402,F401,F403
 
 __all__ += _distance.__all__ + _loss_margin.__all__ + _pool3d_unpool.__all__
+
+from ember.nn.modules import activation_mha as _activation_mha  # noqa: E402
+from ember.nn.modules.activation_mha import *  # noqa: E402,F401,F403
+
+__all__ += _activation_mha.__all__

@@ -336,3 +336,6 @@ class Softmax(_WithDim):
 class LogSoftmax(_WithDim):
     def forward(self, input):  # noqa: A002
         return F.log_softmax(input, self.dim, _stacklevel=5)
+
+
+from ember.nn.modules.activation_mha import MultiheadAttention  # noqa: E402,F401 (its home in PyTorch)

@@ -57,7 +57,12 @@ class ViewInfo:
         self.view_fn = view_fn  # See Note [Views with a view function]
 
 
+_REPLAYED = frozenset({"view_as_real", "view_as_complex", "_conj", "_neg_view"})
+
+
 def _replay(op_name: str):
+    if op_name not in _REPLAYED:  # (most views: no import, no table)
+        return None
     from ember.aten.native import at
 
     return {

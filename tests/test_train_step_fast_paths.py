@@ -241,3 +241,30 @@ def test_keyword_scalar_methods_reach_torch_function():
         return log, plain.tolist()
 
     _both(scenario)
+
+
+# -- numbers in a Tensor position of the methods that take them (codegen/gen_python.py) --
+
+_NUMBERS = [0.9, -2, 0, 3, True, 2**63 - 1, 2**63, -(2**63) - 1, 1.5 + 2j, 1e308, float("nan")]
+
+
+def _number_calls(lib, number):
+    base = lib.arange(1.0, 7.0).reshape(2, 3)
+    ints = lib.arange(1, 7).reshape(2, 3)
+    calls = {}
+    for name in ("mul", "mul_", "add", "add_", "sub", "sub_", "div", "div_"):
+        calls[name] = lambda name=name, t=base: getattr(t.clone(), name)(number)
+        calls[name + " int"] = lambda name=name, t=ints: getattr(t.clone(), name)(number)
+    results = {}
+    for name, call in calls.items():
+        try:
+            out = call()
+            results[name] = (out.dtype, out.tolist())
+        except Exception as error:  # noqa: BLE001 (the type and message are compared)
+            results[name] = (type(error).__name__, str(error))
+    return results
+
+
+def test_number_arguments_answer_as_torch():
+    for number in _NUMBERS:
+        _both(lambda lib, number=number: _number_calls(lib, number))

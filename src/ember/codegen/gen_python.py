@@ -200,8 +200,12 @@ def _function(name: str, py_name: str, sigs: list[PythonSignature], *, method: b
         tail = f"{parser_name}.signatures[0].params[{count}:]"
         at = lines.index(")") + 1  # the end of the parser's definition
         lines.insert(at, f"_tail{parser_name} = [p.default for p in {tail}]")
+        # Where numbers stand for tensors (`buf.mul_(0.9)`), a float or int64 binds as it
+        # is too (the parser's _tensor_or_number returns it unchanged; wrapped below).
+        number = " or plain_scalar(args[{i}])" if wrap else ""
         tensors = " and ".join(
-            f"(args[{i}].__class__ is Tensor or plain_tensor(args[{i}]))" for i in range(count)
+            f"(args[{i}].__class__ is Tensor{number.format(i=i)} or plain_tensor(args[{i}]))"
+            for i in range(count)
         )
         picked = ", ".join(f"args[{i}]" for i in range(count))
         lines.append(f"    if not kwargs and len(args) == {count} and {tensors}:")

@@ -1103,9 +1103,9 @@ def add(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_scalar(args[0]) or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_add]
-        elif len(kwargs) == 1 and len(args) == 1 and plain_scalar(kwargs.get('alpha')) and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+        elif len(kwargs) == 1 and len(args) == 1 and plain_scalar(kwargs.get('alpha')) and (args[0].__class__ is Tensor or plain_scalar(args[0]) or plain_tensor(args[0])):
             index, v = 0, [args[0], kwargs['alpha']]
         else:
             index, v = _parser_m_add.parse(args, kwargs, self=self)
@@ -1135,9 +1135,9 @@ def add_(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_scalar(args[0]) or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_add_]
-        elif len(kwargs) == 1 and len(args) == 1 and plain_scalar(kwargs.get('alpha')) and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+        elif len(kwargs) == 1 and len(args) == 1 and plain_scalar(kwargs.get('alpha')) and (args[0].__class__ is Tensor or plain_scalar(args[0]) or plain_tensor(args[0])):
             index, v = 0, [args[0], kwargs['alpha']]
         else:
             index, v = _parser_m_add_.parse(args, kwargs, self=self)
@@ -7834,7 +7834,7 @@ def mul(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_scalar(args[0]) or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_mul]
         else:
             index, v = _parser_m_mul.parse(args, kwargs, self=self)
@@ -7860,7 +7860,7 @@ def mul_(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_scalar(args[0]) or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_mul_]
         else:
             index, v = _parser_m_mul_.parse(args, kwargs, self=self)
@@ -10512,9 +10512,9 @@ def sub(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_scalar(args[0]) or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_sub]
-        elif len(kwargs) == 1 and len(args) == 1 and plain_scalar(kwargs.get('alpha')) and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+        elif len(kwargs) == 1 and len(args) == 1 and plain_scalar(kwargs.get('alpha')) and (args[0].__class__ is Tensor or plain_scalar(args[0]) or plain_tensor(args[0])):
             index, v = 0, [args[0], kwargs['alpha']]
         else:
             index, v = _parser_m_sub.parse(args, kwargs, self=self)
@@ -10544,9 +10544,9 @@ def sub_(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_scalar(args[0]) or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_sub_]
-        elif len(kwargs) == 1 and len(args) == 1 and plain_scalar(kwargs.get('alpha')) and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+        elif len(kwargs) == 1 and len(args) == 1 and plain_scalar(kwargs.get('alpha')) and (args[0].__class__ is Tensor or plain_scalar(args[0]) or plain_tensor(args[0])):
             index, v = 0, [args[0], kwargs['alpha']]
         else:
             index, v = _parser_m_sub_.parse(args, kwargs, self=self)

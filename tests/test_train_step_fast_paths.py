@@ -268,3 +268,27 @@ def _number_calls(lib, number):
 def test_number_arguments_answer_as_torch():
     for number in _NUMBERS:
         _both(lambda lib, number=number: _number_calls(lib, number))
+
+
+# -- Scalar::to<T> of a float or int into a float dtype (aten/native/factories.py) ------
+
+_EDGES = [65504.0, 65504.00000000001, 65520.0, -65519.99, 3.4028234663852886e38,
+          3.4028235677973366e38, -3.402823466385289e38, 1.7976931348623157e308, 2**1023,
+          -(2**63), 2**64, 2**1024, float("inf"), float("-inf"), float("nan"), 0.0, -0.0]  # fmt: skip
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    value=st.one_of(st.floats(), st.integers(-(2**70), 2**70), st.sampled_from(_EDGES)),
+    dtype=st.sampled_from(["float16", "float32", "float64", "bfloat16"]),
+)
+def test_scalar_conversion_into_floats_as_torch(value, dtype):
+    def run(lib):
+        kind = getattr(lib, dtype)
+        try:
+            filled = lib.zeros(2, dtype=kind).fill_(value)
+        except Exception as error:  # noqa: BLE001 (the type and message are compared)
+            return type(error).__name__, str(error)
+        return [repr(v) for v in filled.tolist()]
+
+    assert run(ember) == run(torch)

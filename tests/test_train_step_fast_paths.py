@@ -292,3 +292,24 @@ def test_scalar_conversion_into_floats_as_torch(value, dtype):
         return [repr(v) for v in filled.tolist()]
 
     assert run(ember) == run(torch)
+
+
+# -- addmm / addmv's self expanded to the output (aten/native/linalg.py) ----------------
+
+
+@settings(max_examples=150, deadline=None)
+@given(self_shape=st.lists(st.integers(0, 4), min_size=0, max_size=3), vector=st.booleans())
+def test_addmm_self_expands_as_torch(self_shape, vector):
+    def run(lib):
+        base = lib.arange(math.prod(self_shape), dtype=lib.float64).reshape(self_shape)
+        mat = lib.arange(12, dtype=lib.float64).reshape(3, 4)
+        try:
+            if vector:
+                result = lib.addmv(base, mat, lib.ones(4, dtype=lib.float64))
+            else:
+                result = lib.addmm(base, mat, lib.ones(4, 2, dtype=lib.float64))
+        except Exception as error:  # noqa: BLE001 (the type and message are compared)
+            return type(error).__name__, str(error)
+        return result.shape, result.tolist()
+
+    assert run(ember) == run(torch)

@@ -313,3 +313,51 @@ def test_addmm_self_expands_as_torch(self_shape, vector):
         return result.shape, result.tolist()
 
     assert run(ember) == run(torch)
+
+
+# -- the engine (autograd/engine.py): a node's outputs counted, dependencies counted ----
+
+
+def test_wrong_number_of_gradients_as_torch():
+    def scenario(lib):
+        results = []
+        for answer in ("two", "none", "list", "tuple"):
+
+            class Odd(lib.autograd.Function):
+                @staticmethod
+                def forward(ctx, x):
+                    return x * 2
+
+                @staticmethod
+                def backward(ctx, grad, answer=answer):
+                    if answer == "two":
+                        return grad, grad
+                    if answer == "none":
+                        return ()
+                    return [grad * 3] if answer == "list" else (grad * 3,)
+
+            x = lib.ones(2, requires_grad=True)
+            try:
+                Odd.apply(x).sum().backward()
+                results.append(x.grad.tolist())
+            except Exception as error:  # noqa: BLE001 (the type and message are compared)
+                results.append((type(error).__name__, str(error)))
+        return results
+
+    _both(scenario)
+
+
+def test_shared_nodes_run_once_in_torch_order():
+    def scenario(lib):
+        order = []
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        a = x * 2
+        b = a * 3
+        c = a * a
+        d = b * c + a
+        for name, t in (("a", a), ("b", b), ("c", c), ("d", d)):
+            t.register_hook(lambda grad, name=name: order.append((name, grad.tolist())))
+        (d.sum() + a.sum()).backward()
+        return order, x.grad.tolist()
+
+    _both(scenario)

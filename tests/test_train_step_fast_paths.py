@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+import warnings
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -359,5 +360,17 @@ def test_shared_nodes_run_once_in_torch_order():
             t.register_hook(lambda grad, name=name: order.append((name, grad.tolist())))
         (d.sum() + a.sum()).backward()
         return order, x.grad.tolist()
+
+    _both(scenario)
+
+
+def test_number_out_of_float32_range_warns_nothing():
+    def scenario(lib):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            x = lib.ones(2, 3)
+            x.add_(1e308)
+            y = lib.ones(2, 3).mul(-1e300)
+        return x.tolist(), y.tolist(), [str(w.message) for w in caught]
 
     _both(scenario)

@@ -86,6 +86,14 @@ def plain_tensor(value) -> bool:
     return _tf_state.local.disabled != ENABLED
 
 
+def plain_scalar(value) -> bool:
+    """A Scalar parameter's argument that the parser takes as it is, for a binding's fast
+    path: a float, or an int within int64 (python_arg_convert's _scalar returns both
+    unchanged; anything else, None included, is left to the parser)."""
+    cls = value.__class__
+    return cls is float or (cls is int and -(2**63) <= value < 2**63)
+
+
 def check_target_device(device) -> None:
     """`to()`, `tensor()` and `new_tensor()` onto a device ember has no backend for (Note
     [Devices ember has no backend for]): the accelerator's lazy initialisation, then the

@@ -16,6 +16,7 @@ import types
 from ember._torch_function import (
     ALL_DISABLED,
     TorchFunctionCall,
+    _disabled_torch_function_impl,
     append_overloaded,
     dispatch,
     handle_torch_function,
@@ -148,13 +149,25 @@ def dispatch_indexing(tensor_class, name: str, args: tuple):
     return dispatch(public, f"ember.Tensor.{name}", _overriding_args(args[1:]), args, None)
 
 
+# Note [Classes that opt out]
+# A subclass whose __torch_function__ is the disabled one (nn.Parameter, nn.Buffer) never
+# overrides, so with no mode pushed anywhere and no positional argument that could
+# override, its wrappers have nothing to decide: they call the method at once, the answer
+# the full check gives (overrides() reads the class attribute per call, so a class that
+# assigns a handler later is checked again from its next call).
+_DISABLED = _disabled_torch_function_impl
+
+
 def _checked_method(tensor_class, method, name: str, style: str, public_name: str):
     refuses_arguments = getattr(method, "takes_no_arguments", False)
 
     def checked(self, *args, **kwargs):
         if refuses_arguments and (args or kwargs):
             no_arguments(self, name, args, kwargs)  # from here, as the method itself would
-        if self.__class__ is not tensor_class or tf_state.anywhere:
+        cls = self.__class__
+        if cls is not tensor_class or tf_state.anywhere:
+            if not args and not tf_state.anywhere and cls.__torch_function__ is _DISABLED:
+                return method(self, **kwargs)  # See Note [Classes that opt out]
             others = _overriding_args(args)
             if overrides(self) or others or mode_enabled():
                 public = getattr(tensor_class, public_name)
@@ -185,7 +198,8 @@ def _checked_property(tensor_class, prop: property, name: str) -> property:
     qualified = f"ember.Tensor.{name}.__get__"
 
     def get(self):
-        if self.__class__ is tensor_class:  # a plain tensor: only a mode can take the read
+        cls = self.__class__
+        if cls is tensor_class:  # a plain tensor: only a mode can take the read
             if tf_state.anywhere:
                 local = tf_state.local  # mode_enabled(), inline: kernels read dtype often
                 if local.modes and local.disabled != ALL_DISABLED:
@@ -193,6 +207,8 @@ def _checked_property(tensor_class, prop: property, name: str) -> property:
                     return dispatch(public, qualified, [self], (self,), None)
             elif _ATTACHED.idle:
                 _detach_if_idle()
+        elif not tf_state.anywhere and cls.__torch_function__ is _DISABLED:
+            return getter(self)  # See Note [Classes that opt out]
         elif overrides(self) or mode_enabled():
             public = tensor_class.__dict__[name].__get__  # Tensor.<name>.__get__
             return dispatch(public, qualified, [self], (self,), None)

@@ -77,7 +77,11 @@ def _other_operand(self, other, bool_ok):
     if other._is_wrapped_number:
         if other.dtype not in _KEEPS[self.dtype] or (other.dtype is dtypes.bool and not bool_ok):
             return None
-        return other.ndarray().astype(self.dtype.np_dtype)  # c10 casts the Scalar
+        token = _errors.set(_SILENT)  # a number out of the dtype's range casts to inf quietly
+        try:
+            return other.ndarray().astype(self.dtype.np_dtype)  # c10 casts the Scalar
+        finally:
+            _errors.reset(token)
     if other.dtype is not self.dtype or other.device is not CPU:
         return None
     sizes, other_sizes = self._sizes, other._sizes

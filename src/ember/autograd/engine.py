@@ -178,18 +178,19 @@ def _validate_outputs(node: Node, grads) -> list:
 
 
 def _dependencies(root: Node) -> dict[Node, int]:
-    counts: dict[Node, int] = {}
-    seen = {root}
+    counts: dict[Node, int] = {}  # (its keys are the nodes seen: the root is nobody's child)
     stack = [root]
     while stack:
         node = stack.pop()
         for child, _ in node._next_edges:
             if child is None:
                 continue
-            counts[child] = counts.get(child, 0) + 1
-            if child not in seen:
-                seen.add(child)
+            count = counts.get(child)
+            if count is None:
+                counts[child] = 1
                 stack.append(child)
+            else:
+                counts[child] = count + 1
     return counts
 
 
@@ -315,7 +316,12 @@ def run_backward(
                     outputs = _validate_outputs(node, node.apply(inputs_of_node))
                     outputs = call_node_hooks(node._hooks, tuple(outputs), tuple(inputs_of_node))
                 else:  # validate_outputs happens gradient by gradient, in the loop below
-                    outputs = _counted(node, node.apply(inputs_of_node))
+                    outputs = node.apply(inputs_of_node)
+                    if not (
+                        (outputs.__class__ is tuple or outputs.__class__ is list)
+                        and len(outputs) == len(edges)
+                    ):
+                        outputs = _counted(node, outputs)  # (its check, or its conversion)
             except (AttributeError, TypeError) as error:
                 undefined = undefined_tensor_error(node, error)
                 if undefined is None:

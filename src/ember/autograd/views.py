@@ -57,7 +57,12 @@ class ViewInfo:
         self.view_fn = view_fn  # See Note [Views with a view function]
 
 
+_REPLAYED = frozenset({"view_as_real", "view_as_complex", "_conj", "_neg_view"})
+
+
 def _replay(op_name: str):
+    if op_name not in _REPLAYED:  # (most views: no import, no table)
+        return None
     from ember.aten.native import at
 
     return {
@@ -123,9 +128,12 @@ def on_view(op_name: str, base, view):
         return
     counter = view._version_counter
     version = counter.version if counter is not None else 0
-    view._view_info = ViewInfo(
-        _creation_meta(op_name, base), version, _view_fn(op_name, base, view)
-    )
+    info = base._view_info
+    if op_name in _REPLAYED or (info is not None and info.view_fn is not None):
+        view_fn = _view_fn(op_name, base, view)
+    else:
+        view_fn = None  # what _view_fn answers with no replay of its own or of the base
+    view._view_info = ViewInfo(_creation_meta(op_name, base), version, view_fn)
     if base._requires_grad:  # a differentiable view requires grad with its base
         view._requires_grad = True
 

@@ -157,6 +157,15 @@ def _leading_tensors(sig: PythonSignature) -> int:
     return count
 
 
+def _keyword_scalar(sig: PythonSignature, count: int) -> str | None:
+    """The name of the one parameter after ``count`` leading tensors when it is a
+    keyword-only Scalar (``add(Tensor other, *, Scalar alpha=1)``), else None."""
+    rest = sig.arguments[count:]
+    if len(rest) == 1 and rest[0].kwarg_only and rest[0].type == "Scalar":
+        return rest[0].name
+    return None
+
+
 def _function(name: str, py_name: str, sigs: list[PythonSignature], *, method: bool) -> list[str]:
     parser_name = f"_parser_{'m' if method else 'f'}_{py_name}"
     wrap = name in NUMBERS_AS_TENSORS
@@ -191,12 +200,25 @@ def _function(name: str, py_name: str, sigs: list[PythonSignature], *, method: b
         tail = f"{parser_name}.signatures[0].params[{count}:]"
         at = lines.index(")") + 1  # the end of the parser's definition
         lines.insert(at, f"_tail{parser_name} = [p.default for p in {tail}]")
+        # Where numbers stand for tensors (`buf.mul_(0.9)`), a float or int64 binds as it
+        # is too (the parser's _tensor_or_number returns it unchanged; wrapped below).
+        number = " or plain_scalar(args[{i}])" if wrap else ""
         tensors = " and ".join(
-            f"(args[{i}].__class__ is Tensor or plain_tensor(args[{i}]))" for i in range(count)
+            f"(args[{i}].__class__ is Tensor{number.format(i=i)} or plain_tensor(args[{i}]))"
+            for i in range(count)
         )
         picked = ", ".join(f"args[{i}]" for i in range(count))
         lines.append(f"    if not kwargs and len(args) == {count} and {tensors}:")
         lines.append(f"        index, v = 0, [{picked}, *_tail{parser_name}]")
+        keyword = _keyword_scalar(current[0], count)
+        if keyword is not None:
+            # `p.add_(g, alpha=-lr)`: the one keyword a float or an int64 the Scalar parser
+            # takes as it is (plain_scalar), so the parser would bind the same values
+            lines.append(
+                f"    elif len(kwargs) == 1 and len(args) == {count} and "
+                f"plain_scalar(kwargs.get({keyword!r})) and {tensors}:"
+            )
+            lines.append(f"        index, v = 0, [{picked}, kwargs[{keyword!r}]]")
         lines.append("    else:")
         lines.append(f"        index, v = {parser_name}.parse(args, kwargs{self_arg})")
         lines += _dispatch_on_index(sigs, wrap)
@@ -261,7 +283,7 @@ def write_functions(
     lines.append("from ember._tensor import Tensor")
     lines.append(
         "from ember.aten.binding import (check_out_type_matches, handle, make_factory,\n"
-        "                                make_factory_out, plain_tensor, wrap_number)"
+        "                                make_factory_out, plain_scalar, plain_tensor, wrap_number)"
     )
     lines.append("from ember.aten.python_arg_parser import PythonArgParser, no_arguments")
     lines.append(

@@ -8,7 +8,7 @@ from ember._c10.dtypes import int64
 from ember._c10.storage import translate_memory_error
 from ember._tensor import Tensor
 from ember.aten.binding import (check_out_type_matches, handle, make_factory,
-                                make_factory_out, plain_tensor, wrap_number)
+                                make_factory_out, plain_scalar, plain_tensor, wrap_number)
 from ember.aten.python_arg_parser import PythonArgParser, no_arguments
 from ember._torch_function import (TorchFunctionCall, raise_if_mode, raise_if_overrides,
                                    state as tf_state)
@@ -1130,8 +1130,10 @@ def add(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_scalar(args[0]) or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_add]
+        elif len(kwargs) == 1 and len(args) == 1 and plain_scalar(kwargs.get('alpha')) and (args[0].__class__ is Tensor or plain_scalar(args[0]) or plain_tensor(args[0])):
+            index, v = 0, [args[0], kwargs['alpha']]
         else:
             index, v = _parser_m_add.parse(args, kwargs, self=self)
         if index == 0:
@@ -1160,8 +1162,10 @@ def add_(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_scalar(args[0]) or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_add_]
+        elif len(kwargs) == 1 and len(args) == 1 and plain_scalar(kwargs.get('alpha')) and (args[0].__class__ is Tensor or plain_scalar(args[0]) or plain_tensor(args[0])):
+            index, v = 0, [args[0], kwargs['alpha']]
         else:
             index, v = _parser_m_add_.parse(args, kwargs, self=self)
         if index == 0:
@@ -1258,6 +1262,8 @@ def addcdiv(self, *args, **kwargs):
             raise_if_overrides(self)
         if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
             index, v = 0, [args[0], args[1], *_tail_parser_m_addcdiv]
+        elif len(kwargs) == 1 and len(args) == 2 and plain_scalar(kwargs.get('value')) and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], kwargs['value']]
         else:
             index, v = _parser_m_addcdiv.parse(args, kwargs, self=self)
         if index == 0:
@@ -1288,6 +1294,8 @@ def addcdiv_(self, *args, **kwargs):
             raise_if_overrides(self)
         if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
             index, v = 0, [args[0], args[1], *_tail_parser_m_addcdiv_]
+        elif len(kwargs) == 1 and len(args) == 2 and plain_scalar(kwargs.get('value')) and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], kwargs['value']]
         else:
             index, v = _parser_m_addcdiv_.parse(args, kwargs, self=self)
         if index == 0:
@@ -1318,6 +1326,8 @@ def addcmul(self, *args, **kwargs):
             raise_if_overrides(self)
         if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
             index, v = 0, [args[0], args[1], *_tail_parser_m_addcmul]
+        elif len(kwargs) == 1 and len(args) == 2 and plain_scalar(kwargs.get('value')) and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], kwargs['value']]
         else:
             index, v = _parser_m_addcmul.parse(args, kwargs, self=self)
         if index == 0:
@@ -1348,6 +1358,8 @@ def addcmul_(self, *args, **kwargs):
             raise_if_overrides(self)
         if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
             index, v = 0, [args[0], args[1], *_tail_parser_m_addcmul_]
+        elif len(kwargs) == 1 and len(args) == 2 and plain_scalar(kwargs.get('value')) and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], kwargs['value']]
         else:
             index, v = _parser_m_addcmul_.parse(args, kwargs, self=self)
         if index == 0:
@@ -7849,7 +7861,7 @@ def mul(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_scalar(args[0]) or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_mul]
         else:
             index, v = _parser_m_mul.parse(args, kwargs, self=self)
@@ -7875,7 +7887,7 @@ def mul_(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_scalar(args[0]) or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_mul_]
         else:
             index, v = _parser_m_mul_.parse(args, kwargs, self=self)
@@ -10527,8 +10539,10 @@ def sub(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_scalar(args[0]) or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_sub]
+        elif len(kwargs) == 1 and len(args) == 1 and plain_scalar(kwargs.get('alpha')) and (args[0].__class__ is Tensor or plain_scalar(args[0]) or plain_tensor(args[0])):
+            index, v = 0, [args[0], kwargs['alpha']]
         else:
             index, v = _parser_m_sub.parse(args, kwargs, self=self)
         if index == 0:
@@ -10557,8 +10571,10 @@ def sub_(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_scalar(args[0]) or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_sub_]
+        elif len(kwargs) == 1 and len(args) == 1 and plain_scalar(kwargs.get('alpha')) and (args[0].__class__ is Tensor or plain_scalar(args[0]) or plain_tensor(args[0])):
+            index, v = 0, [args[0], kwargs['alpha']]
         else:
             index, v = _parser_m_sub_.parse(args, kwargs, self=self)
         if index == 0:

@@ -107,6 +107,10 @@ def _overflows(value, dtype) -> bool:
 
 def checked_value(value, dtype):
     """Scalar::to<T>(): ``value`` as a NumPy scalar of ``dtype``, or PyTorch's overflow error."""
+    if (value.__class__ is float or value.__class__ is int) and dtype in _NATIVE_FLOATS:
+        low, high = _limits(dtype)
+        if low <= value <= high:  # (the common case: NaN, infinities and overflow below)
+            return dtype.np_dtype.type(value)
     if _overflows(value, dtype):
         raise RuntimeError(
             f"value cannot be converted to type {_CPP_NAMES[dtype]} without overflow"

@@ -27,6 +27,7 @@ from ember.aten.native import at
 from ember.aten.native.common import type_meta_name
 from ember.aten.native.factories import checked_value
 from ember.aten.native.reduction import accumulate_dtype, store
+from ember.aten.native.views import type_string
 from ember.aten.structured import StructuredMeta
 from ember.aten.tensor_iterator import OutputSpec
 from ember.aten.tensor_subclass_like import is_tensor_subclass_like
@@ -119,16 +120,20 @@ def bmm_out(meta, self, mat2, out) -> None:
     _matmul_into(out, _operand(self), _operand(mat2))
 
 
-def _expand_size(t, sizes: tuple, name: str) -> None:
+def _expand_size(t, sizes: tuple) -> None:
     """expand_size: `self` of addmm must broadcast to the output, with expand's error text."""
-    if t.dim() > len(sizes):
+    count = len(t._sizes)
+    if count <= len(sizes) and t._sizes == sizes[len(sizes) - count :]:
+        return  # (a bias of the output's trailing sizes, or self of the output's own)
+    if t.dim() > len(sizes):  # expand's message (expand_size calls expand)
         raise RuntimeError(
-            f"{name}: the number of sizes provided ({len(sizes)}) must be greater or equal "
-            f"to the number of dimensions in the tensor ({t.dim()})"
+            f"expand({type_string(t)}{{{shape_text(t._sizes)}}}, size={shape_text(sizes)}): "
+            f"the number of sizes provided ({len(sizes)}) must be greater or equal to the "
+            f"number of dimensions in the tensor ({t.dim()})"
         )
     offset = len(sizes) - t.dim()
-    for i, size in enumerate(t._sizes):
-        target = sizes[offset + i]
+    for i in range(count - 1, -1, -1):  # inferExpandGeometry: the last dim first
+        size, target = t._sizes[i], sizes[offset + i]
         if size != target and size != 1:
             raise RuntimeError(
                 f"The expanded size of the tensor ({target}) must match the existing size "
@@ -141,7 +146,7 @@ def addmm_out(meta, self, mat1, mat2, beta, alpha, out) -> None:
     """addmm_impl_cpu_: ``beta * self + alpha * (mat1 @ mat2)``, alpha and beta converted
     (Scalar::to, with its overflow check) to the op-math type of the result: for an integer
     result 0.5 is 0 and 1.7 is 1, as in PyTorch's integer gemm."""
-    _expand_size(self, out._sizes, "addmm")
+    _expand_size(self, out._sizes)
     _check_result_overlap(out, self, mat1, beta)
     refuse_unordered_read(out, mat1, mat2, why=_GEMM)
     if out.numel() == 0:
@@ -176,7 +181,7 @@ def addmm_out(meta, self, mat1, mat2, beta, alpha, out) -> None:
 def addmv_out(meta, self, mat, vec, beta, alpha, out) -> None:
     """addmv_out_cpu: ``beta * self + alpha * (mat @ vec)``; an empty mat gives
     ``self * beta`` (or zeros when beta is 0, so NaN in self does not reach the result)."""
-    _expand_size(self, out._sizes, "addmv")
+    _expand_size(self, out._sizes)
     if mat.numel() == 0:
         if beta == 0:
             if out.numel():

@@ -41,10 +41,14 @@ def _restrided(self, sizes, strides, storage_offset=None):
 
 def transpose_int(self, dim0, dim1):  # noqa: N802 (kernel names follow overloads)
     ndim = self.dim()
-    dim0 = wrap_dim(dim0, ndim)
-    dim1 = wrap_dim(dim1, ndim)
+    if not (0 <= dim0 < ndim and 0 <= dim1 < ndim):  # (in range needs no wrapping)
+        dim0 = wrap_dim(dim0, ndim)
+        dim1 = wrap_dim(dim1, ndim)
     if dim0 == dim1:
         return at.alias(self)
+    if ndim == 2:  # t(), and transpose(0, 1) of a matrix
+        (rows, cols), (row_stride, col_stride) = self._sizes, self._strides
+        return at.as_strided(self, (cols, rows), (col_stride, row_stride), None)
     sizes = list(self._sizes)
     strides = list(self._strides)
     sizes[dim0], sizes[dim1] = sizes[dim1], sizes[dim0]

@@ -22,6 +22,7 @@ alias_with_sizes_and_strides), with no nested call.
 from __future__ import annotations
 
 import math
+from operator import mul
 
 from ember._c10.dtypes import scalar_type_name
 from ember._c10.storage import checked_numel
@@ -216,13 +217,18 @@ def checked_strided_geometry(self, size, stride, storage_offset):
             "as_strided: Negative strides are not supported at the moment, "
             f"got strides: {fmt_ints(strides)}"
         )
-    has_elements = 0 not in sizes
-    if has_elements and self.device.type != "meta":
-        _check_in_bounds_for_storage(self, sizes, strides, offset)
+    if 0 not in sizes:  # has elements
+        if not sizes or min(sizes) > 0:  # (the common case) every term below is >= 0
+            if self.device.type != "meta":
+                span = 1 + sum(map(mul, strides, sizes)) - sum(strides)
+                _check_span(self, sizes, strides, offset, span)
+        else:
+            if self.device.type != "meta":
+                _check_in_bounds_for_storage(self, sizes, strides, offset)
+            if offset >= 0:
+                raise RuntimeError("numel: integer multiplication overflow")
     if offset < 0:
         raise RuntimeError(f"Tensor: invalid storage offset {offset}")
-    if has_elements and sizes and min(sizes) < 0:
-        raise RuntimeError("numel: integer multiplication overflow")
     return sizes, strides, offset
 
 
@@ -237,6 +243,11 @@ def _check_in_bounds_for_storage(self, sizes, strides, offset) -> None:
                 f"and strides={fmt_ints(strides)}"
             )
         span += term
+    _check_span(self, sizes, strides, offset, span)
+
+
+def _check_span(self, sizes, strides, offset, span) -> None:
+    """The bytes a geometry of ``span`` elements from ``offset`` needs fit the storage."""
     itemsize = self.dtype.itemsize
     needed = (span + offset) * itemsize
     available = self.storage().nbytes

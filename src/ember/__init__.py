@@ -229,3 +229,4 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
         set_default_tensor_type,
     )
     from ember._tensor_str import set_printoptions
+    from ember._namespace.functional_ops import chain_matmul, detach_, range  # noqa: A001

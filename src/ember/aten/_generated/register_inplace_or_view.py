@@ -8295,6 +8295,34 @@ def index_reduce_(keyset, self, dim, index, source, reduce, include_self):
     return finish_inplace(result, self)
 
 
+_range_out_ = handle("range.out_")
+
+
+def range_out_(keyset, start, end, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _range_out_.redispatch(keyset & AFTER, start, end, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_range_out = handle("range.out")
+
+
+def range_out(keyset, start, end, step, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _range_out.redispatch(keyset & AFTER, start, end, step, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
 impl("_conj", "ADInplaceOrView", _conj, keyset_arg="raw")
@@ -8887,3 +8915,5 @@ impl("histogram.bins_tensor_out", "ADInplaceOrView", histogram_bins_tensor_out, 
 impl("histogram.bin_ct_out", "ADInplaceOrView", histogram_bin_ct_out, keyset_arg="raw")
 impl("index_reduce.out", "ADInplaceOrView", index_reduce_out, keyset_arg="raw")
 impl("index_reduce_", "ADInplaceOrView", index_reduce_, keyset_arg="raw")
+impl("range.out_", "ADInplaceOrView", range_out_, keyset_arg="raw")
+impl("range.out", "ADInplaceOrView", range_out, keyset_arg="raw")

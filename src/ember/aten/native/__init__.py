@@ -71,6 +71,7 @@ from .loss_more import *  # noqa: F403
 from .matrix_exp import *  # noqa: F403
 from .misc_ops import *  # noqa: F403
 from .multinomial import *  # noqa: F403
+from .namespace_aliases import *  # noqa: F403
 from .nonzero_static import *  # noqa: F403
 from .normalization import *  # noqa: F403
 from .order_stats import *  # noqa: F403
@@ -85,6 +86,7 @@ from .quantile import *  # noqa: F403
 from .random_distributions import *  # noqa: F403
 from .random_fill import *  # noqa: F403
 from .randperm import *  # noqa: F403
+from .range_inclusive import *  # noqa: F403
 from .ranges import *  # noqa: F403
 from .reduction import *  # noqa: F403
 from .reduction_more import *  # noqa: F403
@@ -118,3 +120,4 @@ from .upsample_out import *  # noqa: F403
 from .view_backward import *  # noqa: F403
 from .view_copy import *  # noqa: F403
 from .views import *  # noqa: F403
+from .windows import *  # noqa: F403

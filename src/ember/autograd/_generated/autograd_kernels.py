@@ -23033,6 +23033,272 @@ def index_reduce(ks, self, dim, index, source, reduce, include_self):
     return result
 
 
+_is_same_size = handle("is_same_size")
+
+
+def is_same_size(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _is_same_size.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_range_step = handle("range.step")
+
+
+def range_step(ks, start, end, step, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _range_step.redispatch(ks & AFTER_AUTOGRAD, start, end, step, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_range = handle("range")
+
+
+def range(ks, start, end, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _range.redispatch(ks & AFTER_AUTOGRAD, start, end, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_range_out_ = handle("range.out_")
+
+
+def range_out_(ks, start, end, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::range")
+        node = NotImplementedNode("aten::range")
+        node._next_edges = requiring_edges(out,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _range_out_.redispatch(ks & AFTER_AUTOGRAD, start, end, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_range_out = handle("range.out")
+
+
+def range_out(ks, start, end, step, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::range")
+        node = NotImplementedNode("aten::range")
+        node._next_edges = requiring_edges(out,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _range_out.redispatch(ks & AFTER_AUTOGRAD, start, end, step, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_bartlett_window = handle("bartlett_window")
+
+
+def bartlett_window(ks, window_length, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _bartlett_window.redispatch(ks & AFTER_AUTOGRAD, window_length, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bartlett_window_periodic = handle("bartlett_window.periodic")
+
+
+def bartlett_window_periodic(ks, window_length, periodic, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _bartlett_window_periodic.redispatch(ks & AFTER_AUTOGRAD, window_length, periodic, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_blackman_window = handle("blackman_window")
+
+
+def blackman_window(ks, window_length, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _blackman_window.redispatch(ks & AFTER_AUTOGRAD, window_length, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_blackman_window_periodic = handle("blackman_window.periodic")
+
+
+def blackman_window_periodic(ks, window_length, periodic, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _blackman_window_periodic.redispatch(ks & AFTER_AUTOGRAD, window_length, periodic, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_hann_window = handle("hann_window")
+
+
+def hann_window(ks, window_length, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _hann_window.redispatch(ks & AFTER_AUTOGRAD, window_length, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_hann_window_periodic = handle("hann_window.periodic")
+
+
+def hann_window_periodic(ks, window_length, periodic, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _hann_window_periodic.redispatch(ks & AFTER_AUTOGRAD, window_length, periodic, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_hamming_window = handle("hamming_window")
+
+
+def hamming_window(ks, window_length, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _hamming_window.redispatch(ks & AFTER_AUTOGRAD, window_length, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_hamming_window_periodic = handle("hamming_window.periodic")
+
+
+def hamming_window_periodic(ks, window_length, periodic, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _hamming_window_periodic.redispatch(ks & AFTER_AUTOGRAD, window_length, periodic, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_hamming_window_periodic_alpha = handle("hamming_window.periodic_alpha")
+
+
+def hamming_window_periodic_alpha(ks, window_length, periodic, alpha, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _hamming_window_periodic_alpha.redispatch(ks & AFTER_AUTOGRAD, window_length, periodic, alpha, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_hamming_window_periodic_alpha_beta = handle("hamming_window.periodic_alpha_beta")
+
+
+def hamming_window_periodic_alpha_beta(ks, window_length, periodic, alpha, beta, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _hamming_window_periodic_alpha_beta.redispatch(ks & AFTER_AUTOGRAD, window_length, periodic, alpha, beta, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_kaiser_window = handle("kaiser_window")
+
+
+def kaiser_window(ks, window_length, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _kaiser_window.redispatch(ks & AFTER_AUTOGRAD, window_length, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_kaiser_window_periodic = handle("kaiser_window.periodic")
+
+
+def kaiser_window_periodic(ks, window_length, periodic, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _kaiser_window_periodic.redispatch(ks & AFTER_AUTOGRAD, window_length, periodic, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_kaiser_window_beta = handle("kaiser_window.beta")
+
+
+def kaiser_window_beta(ks, window_length, periodic, beta, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _kaiser_window_beta.redispatch(ks & AFTER_AUTOGRAD, window_length, periodic, beta, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -24206,3 +24472,21 @@ impl("_histogramdd_from_bin_tensors", "Autograd", _histogramdd_from_bin_tensors,
 impl("index_reduce.out", "Autograd", index_reduce_out, keyset_arg="raw")
 impl("index_reduce_", "Autograd", index_reduce_, keyset_arg="raw")
 impl("index_reduce", "Autograd", index_reduce, keyset_arg="raw")
+impl("is_same_size", "Autograd", is_same_size, keyset_arg="raw")
+impl("range.step", "Autograd", range_step, keyset_arg="raw")
+impl("range", "Autograd", range, keyset_arg="raw")
+impl("range.out_", "Autograd", range_out_, keyset_arg="raw")
+impl("range.out", "Autograd", range_out, keyset_arg="raw")
+impl("bartlett_window", "Autograd", bartlett_window, keyset_arg="raw")
+impl("bartlett_window.periodic", "Autograd", bartlett_window_periodic, keyset_arg="raw")
+impl("blackman_window", "Autograd", blackman_window, keyset_arg="raw")
+impl("blackman_window.periodic", "Autograd", blackman_window_periodic, keyset_arg="raw")
+impl("hann_window", "Autograd", hann_window, keyset_arg="raw")
+impl("hann_window.periodic", "Autograd", hann_window_periodic, keyset_arg="raw")
+impl("hamming_window", "Autograd", hamming_window, keyset_arg="raw")
+impl("hamming_window.periodic", "Autograd", hamming_window_periodic, keyset_arg="raw")
+impl("hamming_window.periodic_alpha", "Autograd", hamming_window_periodic_alpha, keyset_arg="raw")
+impl("hamming_window.periodic_alpha_beta", "Autograd", hamming_window_periodic_alpha_beta, keyset_arg="raw")
+impl("kaiser_window", "Autograd", kaiser_window, keyset_arg="raw")
+impl("kaiser_window.periodic", "Autograd", kaiser_window_periodic, keyset_arg="raw")
+impl("kaiser_window.beta", "Autograd", kaiser_window_beta, keyset_arg="raw")

@@ -1373,3 +1373,16 @@ S["is_same_size"] = [lambda T: ((T.f(2, 3), T.f(2, 3)), {}), lambda T: ((T.f(2),
 S["is_signed"] = [lambda T: ((T.f(2),), {}), lambda T: ((T.b(2),), {})]
 S["range.out_"] = [lambda T: ((0, 3), {"out": T.c(4)})]
 S["range.out"] = [lambda T: ((0, 2, 0.5), {"out": T.c(2)})]
+S["select_copy.int"] = [lambda T: ((T.f(2, 3), 1, -1), {}), lambda T: ((T.f(3), 0, 2), {})]
+S["slice_copy.Tensor"] = [
+    lambda T: ((T.f(4, 3), 0, 1, None, 2), {}),
+    lambda T: ((T.f(2, 5), 1), {}),
+]
+S["split_copy.Tensor"] = [lambda T: ((T.f(5, 2), 2), {}), lambda T: ((T.f(2, 4), 3, 1), {})]
+S["split_copy.Tensor_out"] = [
+    lambda T: ((T.c(4, 2), 2), {"out": [T.c(2, 2), T.c(2, 2)]}),
+    lambda T: ((T.c(4, 2), 2), {"out": [T.c(2, 2)]}),
+]
+S["detach_copy"] = [lambda T: ((T.f(2, 3),), {})]
+S["view_as_real_copy"] = [lambda T: ((T.f(2, 3).to(T.lib.complex128),), {})]
+S["view_as_complex_copy"] = [lambda T: ((T.c(3, 2),), {}), lambda T: ((T.c(2, 4, 2)[:, 1:3],), {})]

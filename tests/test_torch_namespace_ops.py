@@ -243,3 +243,58 @@ def test_window_defaults_options_and_errors(name):
     both(lambda lib: getattr(lib, name)(3, dtype=lib.complex64))
     both(lambda lib: getattr(lib, name)(1, dtype=lib.float64, requires_grad=True))
     both(lambda lib: getattr(lib, name)(2.5))
+
+
+# -- the view_copy operators ------------------------------------------------------------------
+
+
+def _x64(lib):
+    return lib.arange(12.0, dtype=lib.float64).reshape(3, 4).requires_grad_()
+
+
+COPY_CALLS = [
+    lambda lib: lib.select_copy(_x64(lib), 0, 1),
+    lambda lib: lib.select_copy(_x64(lib), 1, -1).stride(),
+    lambda lib: lib.select_copy(_x64(lib), 0, 5),
+    lambda lib: lib.slice_copy(_x64(lib), 1, 0, 3),
+    lambda lib: lib.slice_copy(_x64(lib).T, 0, 1, None, 2).stride(),
+    lambda lib: lib.slice_copy(_x64(lib)),
+    lambda lib: lib.split_copy(_x64(lib), 2, 1),
+    lambda lib: lib.split_copy(_x64(lib), 2),
+    lambda lib: lib.detach_copy(_x64(lib)),
+    lambda lib: lib.detach_copy(_x64(lib)).grad_fn.name(),
+    lambda lib: lib.view_as_real_copy(lib.tensor([1 + 2j, 3 - 1j], requires_grad=True)),
+    lambda lib: lib.view_as_real_copy(_x64(lib)),
+    lambda lib: lib.view_as_complex_copy(lib.arange(4.0).reshape(2, 2)),
+    lambda lib: lib.view_as_complex_copy(lib.arange(4.0).reshape(2, 2).T),
+    lambda lib: lib.view_as_complex_copy(_x64(lib).detach()),
+    lambda lib: lib.select_copy(_x64(lib).detach(), 0, 1, out=lib.empty(0, dtype=lib.float64)),
+    lambda lib: lib.select_copy(_x64(lib).detach(), 0, 1, out=lib.empty(0)),
+    lambda lib: lib.slice_copy(_x64(lib).detach(), 0, 0, 2, out=lib.empty(0, dtype=lib.float64)),
+    lambda lib: lib.split_copy(_x64(lib).detach(), 2, 1, out=[lib.empty(0, dtype=lib.float64)] * 2),
+    lambda lib: lib.split_copy(_x64(lib).detach(), 2, 1, out=[lib.empty(0)]),
+    lambda lib: lib.detach_copy(_x64(lib), out=lib.empty(0, dtype=lib.float64)),
+    lambda lib: lib.view_as_real_copy(lib.tensor([1j]), out=lib.empty(0)),
+    lambda lib: lib.view_as_complex_copy(lib.ones(2, 2), out=lib.empty(0, dtype=lib.complex64)),
+]
+
+
+@pytest.mark.parametrize("call", COPY_CALLS)
+def test_view_copy_operators(call):
+    both(call)
+
+
+def test_view_copy_gradients():
+    def run(lib):
+        x = _x64(lib)
+        total = lib.select_copy(x, 0, 1).sum() + lib.slice_copy(x, 1, 1, 3).pow(2).sum()
+        pieces = lib.split_copy(x, 3, 1)
+        names = [p.grad_fn.name() for p in pieces] + [lib.select_copy(x, 0, 0).grad_fn.name()]
+        total = total + sum(p.sum() * (i + 1) for i, p in enumerate(pieces))
+        total.backward()
+        z = lib.tensor([1 + 2j, 3 - 1j], requires_grad=True)
+        w = lib.view_as_real_copy(z)
+        w.pow(2).sum().backward()
+        return names + [w.grad_fn.name()], x.grad.tolist(), z.grad.tolist()
+
+    assert run(ember) == run(torch)

@@ -340,6 +340,8 @@ _op_deg2rad_out = handle("deg2rad.out")
 _op_deg2rad_ = handle("deg2rad_")
 _op_det = handle("det")
 _op_detach = handle("detach")
+_op_detach_copy = handle("detach_copy")
+_op_detach_copy_out = handle("detach_copy.out")
 _op_diag = handle("diag")
 _op_diag_embed = handle("diag_embed")
 _op_diagflat = handle("diagflat")
@@ -885,6 +887,8 @@ _op_searchsorted_Scalar_out = handle("searchsorted.Scalar_out")
 _op_searchsorted_Tensor = handle("searchsorted.Tensor")
 _op_searchsorted_Tensor_out = handle("searchsorted.Tensor_out")
 _op_select_int = handle("select.int")
+_op_select_copy_int = handle("select_copy.int")
+_op_select_copy_int_out = handle("select_copy.int_out")
 _op_select_scatter = handle("select_scatter")
 _op_selu = handle("selu")
 _op_selu_ = handle("selu_")
@@ -907,6 +911,8 @@ _op_sinh = handle("sinh")
 _op_sinh_out = handle("sinh.out")
 _op_sinh_ = handle("sinh_")
 _op_slice_Tensor = handle("slice.Tensor")
+_op_slice_copy_Tensor = handle("slice_copy.Tensor")
+_op_slice_copy_Tensor_out = handle("slice_copy.Tensor_out")
 _op_slice_scatter = handle("slice_scatter")
 _op_slogdet = handle("slogdet")
 _op_slogdet_out = handle("slogdet.out")
@@ -917,6 +923,8 @@ _op_sort_values = handle("sort.values")
 _op_sort_values_stable = handle("sort.values_stable")
 _op_split_Tensor = handle("split.Tensor")
 _op_split_sizes = handle("split.sizes")
+_op_split_copy_Tensor = handle("split_copy.Tensor")
+_op_split_copy_Tensor_out = handle("split_copy.Tensor_out")
 _op_split_with_sizes = handle("split_with_sizes")
 _op_split_with_sizes_copy = handle("split_with_sizes_copy")
 _op_split_with_sizes_copy_out = handle("split_with_sizes_copy.out")
@@ -1032,7 +1040,11 @@ _op_var_mean_correction = handle("var_mean.correction")
 _op_var_mean_dim = handle("var_mean.dim")
 _op_vdot = handle("vdot")
 _op_view_as_complex = handle("view_as_complex")
+_op_view_as_complex_copy = handle("view_as_complex_copy")
+_op_view_as_complex_copy_out = handle("view_as_complex_copy.out")
 _op_view_as_real = handle("view_as_real")
+_op_view_as_real_copy = handle("view_as_real_copy")
+_op_view_as_real_copy_out = handle("view_as_real_copy.out")
 _op_view_copy = handle("view_copy")
 _op_view_copy_dtype = handle("view_copy.dtype")
 _op_view_copy_dtype_out = handle("view_copy.dtype_out")
@@ -5756,6 +5768,30 @@ def detach(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(detach, _parser_f_detach, args, kwargs, MODULE)
+
+
+
+_parser_f_detach_copy = PythonArgParser(
+    [
+        'detach_copy(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def detach_copy(*args, **kwargs):
+    """detach_copy(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_detach_copy.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_detach_copy.call(v[0])
+        return _op_detach_copy_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(detach_copy, _parser_f_detach_copy, args, kwargs, MODULE)
 
 
 
@@ -12675,6 +12711,30 @@ def select(*args, **kwargs):
 
 
 
+_parser_f_select_copy = PythonArgParser(
+    [
+        'select_copy(Tensor input, int dim, SymInt index, *, Tensor? out=None)',
+    ],
+)
+
+
+def select_copy(*args, **kwargs):
+    """select_copy(Tensor input, int dim, SymInt index, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_select_copy.parse(args, kwargs)[1]
+        if v[3] is None:
+            return _op_select_copy_int.call(v[0], v[1], v[2])
+        return _op_select_copy_int_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(select_copy, _parser_f_select_copy, args, kwargs, MODULE)
+
+
+
 _parser_f_select_scatter = PythonArgParser(
     [
         'select_scatter(Tensor input, Tensor src, int dim, SymInt index)',
@@ -13047,6 +13107,30 @@ def slice(*args, **kwargs):
 
 
 
+_parser_f_slice_copy = PythonArgParser(
+    [
+        'slice_copy(Tensor input, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1, *, Tensor? out=None)',
+    ],
+)
+
+
+def slice_copy(*args, **kwargs):
+    """slice_copy(Tensor input, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_slice_copy.parse(args, kwargs)[1]
+        if v[5] is None:
+            return _op_slice_copy_Tensor.call(v[0], v[1], v[2], v[3], v[4])
+        return _op_slice_copy_Tensor_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(slice_copy, _parser_f_slice_copy, args, kwargs, MODULE)
+
+
+
 _parser_f_slice_scatter = PythonArgParser(
     [
         'slice_scatter(Tensor input, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1)',
@@ -13172,6 +13256,30 @@ def split(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(split, _parser_f_split, args, kwargs, MODULE)
+
+
+
+_parser_f_split_copy = PythonArgParser(
+    [
+        'split_copy(Tensor input, SymInt split_size, int dim=0, *, Tensor[]? out=None)',
+    ],
+)
+
+
+def split_copy(*args, **kwargs):
+    """split_copy(Tensor input, SymInt split_size, int dim=0, *, Tensor[]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_split_copy.parse(args, kwargs)[1]
+        if v[3] is None:
+            return tuple(_op_split_copy_Tensor.call(v[0], v[1], v[2]))
+        return _op_split_copy_Tensor_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(split_copy, _parser_f_split_copy, args, kwargs, MODULE)
 
 
 
@@ -14750,6 +14858,30 @@ def view_as_complex(*args, **kwargs):
 
 
 
+_parser_f_view_as_complex_copy = PythonArgParser(
+    [
+        'view_as_complex_copy(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def view_as_complex_copy(*args, **kwargs):
+    """view_as_complex_copy(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_view_as_complex_copy.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_view_as_complex_copy.call(v[0])
+        return _op_view_as_complex_copy_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(view_as_complex_copy, _parser_f_view_as_complex_copy, args, kwargs, MODULE)
+
+
+
 _parser_f_view_as_real = PythonArgParser(
     [
         'view_as_real(Tensor input)',
@@ -14773,6 +14905,30 @@ def view_as_real(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(view_as_real, _parser_f_view_as_real, args, kwargs, MODULE)
+
+
+
+_parser_f_view_as_real_copy = PythonArgParser(
+    [
+        'view_as_real_copy(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def view_as_real_copy(*args, **kwargs):
+    """view_as_real_copy(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_view_as_real_copy.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_view_as_real_copy.call(v[0])
+        return _op_view_as_real_copy_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(view_as_real_copy, _parser_f_view_as_real_copy, args, kwargs, MODULE)
 
 
 
@@ -15026,4 +15182,4 @@ def zeros_like(*args, **kwargs):
     return handle_function(zeros_like, _parser_f_zeros_like, args, kwargs, MODULE)
 
 
-__all__ = ['_adaptive_avg_pool2d', '_adaptive_avg_pool3d', '_cdist_backward', '_cdist_forward', '_cholesky_solve_helper', '_chunk_cat', '_conj', '_conj_physical', '_convolution_mode', '_cummax_helper', '_cummin_helper', '_efficientzerotensor', '_euclidean_dist', '_fft_c2c', '_fft_c2r', '_fft_r2c', '_foobar', '_histogramdd_bin_edges', '_histogramdd_from_bin_cts', '_histogramdd_from_bin_tensors', '_linalg_check_errors', '_linalg_det', '_linalg_eigh', '_linalg_slogdet', '_linalg_solve_ex', '_linalg_svd', '_log_softmax_backward_data', '_logcumsumexp', '_lu_with_info', '_neg_view', '_pdist_backward', '_pdist_forward', '_prelu_kernel', '_prelu_kernel_backward', '_safe_softmax', '_scaled_dot_product_attention_math', '_scaled_dot_product_flash_attention_for_cpu', '_scaled_dot_product_flash_attention_for_cpu_backward', '_softmax_backward_data', '_trilinear', '_unique', '_unique2', 'abs', 'abs_', 'absolute', 'acos', 'acos_', 'acosh', 'acosh_', 'adaptive_avg_pool1d', 'adaptive_max_pool1d', 'add', 'addbmm', 'addcdiv', 'addcmul', 'addmm', 'addmv', 'addmv_', 'addr', 'adjoint', 'alias', 'alias_copy', 'all', 'allclose', 'alpha_dropout', 'alpha_dropout_', 'amax', 'amin', 'aminmax', 'angle', 'any', 'arange', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'as_strided_copy', 'as_strided_scatter', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan_', 'atanh', 'atanh_', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'avg_pool1d', 'baddbmm', 'bartlett_window', 'batch_norm', 'bernoulli', 'bilinear', 'binary_cross_entropy_with_logits', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'blackman_window', 'block_diag', 'bmm', 'broadcast_tensors', 'broadcast_to', 'bucketize', 'cartesian_prod', 'cat', 'cdist', 'ceil', 'ceil_', 'celu', 'celu_', 'chain_matmul', 'channel_shuffle', 'cholesky', 'cholesky_inverse', 'cholesky_solve', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clip', 'clip_', 'clone', 'column_stack', 'combinations', 'complex', 'concat', 'concatenate', 'conj', 'conj_physical', 'conj_physical_', 'constant_pad_nd', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'convolution', 'convolution_backward', 'copysign', 'corrcoef', 'cos', 'cos_', 'cosh', 'cosh_', 'cosine_embedding_loss', 'cosine_similarity', 'count_nonzero', 'cov', 'cross', 'cummax', 'cummin', 'cumprod', 'cumsum', 'cumulative_trapezoid', 'deg2rad', 'deg2rad_', 'det', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_copy', 'diagonal_scatter', 'diff', 'digamma', 'dist', 'div', 'divide', 'dot', 'dropout', 'dropout_', 'dsplit', 'dstack', 'einsum', 'embedding', 'embedding_backward', 'embedding_dense_backward', 'embedding_renorm_', 'empty', 'empty_like', 'empty_permuted', 'empty_strided', 'eq', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'exp', 'exp2', 'exp2_', 'exp_', 'expand_copy', 'expm1', 'expm1_', 'eye', 'feature_alpha_dropout', 'feature_alpha_dropout_', 'feature_dropout', 'feature_dropout_', 'fill', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'fliplr', 'flipud', 'float_power', 'floor', 'floor_', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'frac_', 'frexp', 'full', 'full_like', 'gather', 'gcd', 'gcd_', 'ge', 'geqrf', 'ger', 'gradient', 'greater', 'greater_equal', 'group_norm', 'gt', 'hamming_window', 'hann_window', 'hardshrink', 'hardshrink_backward', 'heaviside', 'hinge_embedding_loss', 'histc', 'histogram', 'histogramdd', 'hsplit', 'hstack', 'hypot', 'i0', 'i0_', 'igamma', 'igammac', 'imag', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_put_', 'index_reduce', 'index_select', 'inner', 'instance_norm', 'inverse', 'is_conj', 'is_neg', 'is_nonzero', 'is_same_size', 'is_signed', 'isclose', 'isfinite', 'isin', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'kaiser_window', 'kl_div', 'kron', 'kthvalue', 'layer_norm', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'lerp', 'less', 'less_equal', 'lgamma', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logcumsumexp', 'logdet', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logit_', 'logspace', 'logsumexp', 'lt', 'lu_solve', 'lu_unpack', 'margin_ranking_loss', 'masked_fill', 'masked_scatter', 'masked_scatter_backward', 'masked_select', 'matmul', 'matrix_exp', 'matrix_power', 'max', 'max_pool1d', 'max_pool1d_with_indices', 'max_pool2d', 'max_pool3d', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multinomial', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nan_to_num_', 'nanmean', 'nanmedian', 'nanquantile', 'nansum', 'narrow', 'narrow_copy', 'native_batch_norm', 'native_batch_norm_backward', 'native_channel_shuffle', 'native_group_norm', 'native_group_norm_backward', 'native_layer_norm', 'native_layer_norm_backward', 'ne', 'neg', 'neg_', 'negative', 'negative_', 'nextafter', 'nonzero', 'nonzero_numpy', 'nonzero_static', 'normal', 'not_equal', 'ones', 'ones_like', 'orgqr', 'ormqr', 'outer', 'pairwise_distance', 'pdist', 'permute', 'permute_copy', 'pinverse', 'pixel_shuffle', 'pixel_unshuffle', 'poisson_nll_loss', 'polar', 'polygamma', 'positive', 'pow', 'prelu', 'prod', 'put', 'qr', 'quantile', 'rad2deg', 'rad2deg_', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'range', 'ravel', 'real', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'renorm', 'repeat_interleave', 'reshape', 'resize_as_', 'resolve_conj', 'resolve_neg', 'rms_norm', 'roll', 'rot90', 'round', 'round_', 'row_stack', 'rsqrt', 'rsqrt_', 'rsub', 'scalar_tensor', 'scatter', 'scatter_add', 'scatter_reduce', 'searchsorted', 'select', 'select_scatter', 'selu', 'selu_', 'sgn', 'sigmoid', 'sigmoid_', 'sign', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'slice_scatter', 'slogdet', 'softmax', 'sort', 'split', 'split_with_sizes', 'split_with_sizes_copy', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'squeeze_copy', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'svd', 'swapaxes', 'swapdims', 't', 't_copy', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tensordot', 'threshold', 'threshold_', 'threshold_backward', 'tile', 'topk', 'trace', 'transpose', 'transpose_copy', 'trapezoid', 'trapz', 'triangular_solve', 'tril', 'tril_indices', 'triplet_margin_loss', 'triu', 'triu_indices', 'true_divide', 'trunc', 'trunc_', 'unbind', 'unbind_copy', 'unflatten', 'unfold_backward', 'unfold_copy', 'unique_consecutive', 'unique_dim', 'unique_dim_consecutive', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'unsqueeze_copy', 'var', 'var_mean', 'vdot', 'view_as_complex', 'view_as_real', 'view_copy', 'vsplit', 'vstack', 'where', 'xlogy', 'xlogy_', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_adaptive_avg_pool2d', '_adaptive_avg_pool3d', '_cdist_backward', '_cdist_forward', '_cholesky_solve_helper', '_chunk_cat', '_conj', '_conj_physical', '_convolution_mode', '_cummax_helper', '_cummin_helper', '_efficientzerotensor', '_euclidean_dist', '_fft_c2c', '_fft_c2r', '_fft_r2c', '_foobar', '_histogramdd_bin_edges', '_histogramdd_from_bin_cts', '_histogramdd_from_bin_tensors', '_linalg_check_errors', '_linalg_det', '_linalg_eigh', '_linalg_slogdet', '_linalg_solve_ex', '_linalg_svd', '_log_softmax_backward_data', '_logcumsumexp', '_lu_with_info', '_neg_view', '_pdist_backward', '_pdist_forward', '_prelu_kernel', '_prelu_kernel_backward', '_safe_softmax', '_scaled_dot_product_attention_math', '_scaled_dot_product_flash_attention_for_cpu', '_scaled_dot_product_flash_attention_for_cpu_backward', '_softmax_backward_data', '_trilinear', '_unique', '_unique2', 'abs', 'abs_', 'absolute', 'acos', 'acos_', 'acosh', 'acosh_', 'adaptive_avg_pool1d', 'adaptive_max_pool1d', 'add', 'addbmm', 'addcdiv', 'addcmul', 'addmm', 'addmv', 'addmv_', 'addr', 'adjoint', 'alias', 'alias_copy', 'all', 'allclose', 'alpha_dropout', 'alpha_dropout_', 'amax', 'amin', 'aminmax', 'angle', 'any', 'arange', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'as_strided_copy', 'as_strided_scatter', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan_', 'atanh', 'atanh_', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'avg_pool1d', 'baddbmm', 'bartlett_window', 'batch_norm', 'bernoulli', 'bilinear', 'binary_cross_entropy_with_logits', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'blackman_window', 'block_diag', 'bmm', 'broadcast_tensors', 'broadcast_to', 'bucketize', 'cartesian_prod', 'cat', 'cdist', 'ceil', 'ceil_', 'celu', 'celu_', 'chain_matmul', 'channel_shuffle', 'cholesky', 'cholesky_inverse', 'cholesky_solve', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clip', 'clip_', 'clone', 'column_stack', 'combinations', 'complex', 'concat', 'concatenate', 'conj', 'conj_physical', 'conj_physical_', 'constant_pad_nd', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'convolution', 'convolution_backward', 'copysign', 'corrcoef', 'cos', 'cos_', 'cosh', 'cosh_', 'cosine_embedding_loss', 'cosine_similarity', 'count_nonzero', 'cov', 'cross', 'cummax', 'cummin', 'cumprod', 'cumsum', 'cumulative_trapezoid', 'deg2rad', 'deg2rad_', 'det', 'detach', 'detach_copy', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_copy', 'diagonal_scatter', 'diff', 'digamma', 'dist', 'div', 'divide', 'dot', 'dropout', 'dropout_', 'dsplit', 'dstack', 'einsum', 'embedding', 'embedding_backward', 'embedding_dense_backward', 'embedding_renorm_', 'empty', 'empty_like', 'empty_permuted', 'empty_strided', 'eq', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'exp', 'exp2', 'exp2_', 'exp_', 'expand_copy', 'expm1', 'expm1_', 'eye', 'feature_alpha_dropout', 'feature_alpha_dropout_', 'feature_dropout', 'feature_dropout_', 'fill', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'fliplr', 'flipud', 'float_power', 'floor', 'floor_', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'frac_', 'frexp', 'full', 'full_like', 'gather', 'gcd', 'gcd_', 'ge', 'geqrf', 'ger', 'gradient', 'greater', 'greater_equal', 'group_norm', 'gt', 'hamming_window', 'hann_window', 'hardshrink', 'hardshrink_backward', 'heaviside', 'hinge_embedding_loss', 'histc', 'histogram', 'histogramdd', 'hsplit', 'hstack', 'hypot', 'i0', 'i0_', 'igamma', 'igammac', 'imag', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_put_', 'index_reduce', 'index_select', 'inner', 'instance_norm', 'inverse', 'is_conj', 'is_neg', 'is_nonzero', 'is_same_size', 'is_signed', 'isclose', 'isfinite', 'isin', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'kaiser_window', 'kl_div', 'kron', 'kthvalue', 'layer_norm', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'lerp', 'less', 'less_equal', 'lgamma', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logcumsumexp', 'logdet', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logit_', 'logspace', 'logsumexp', 'lt', 'lu_solve', 'lu_unpack', 'margin_ranking_loss', 'masked_fill', 'masked_scatter', 'masked_scatter_backward', 'masked_select', 'matmul', 'matrix_exp', 'matrix_power', 'max', 'max_pool1d', 'max_pool1d_with_indices', 'max_pool2d', 'max_pool3d', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multinomial', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nan_to_num_', 'nanmean', 'nanmedian', 'nanquantile', 'nansum', 'narrow', 'narrow_copy', 'native_batch_norm', 'native_batch_norm_backward', 'native_channel_shuffle', 'native_group_norm', 'native_group_norm_backward', 'native_layer_norm', 'native_layer_norm_backward', 'ne', 'neg', 'neg_', 'negative', 'negative_', 'nextafter', 'nonzero', 'nonzero_numpy', 'nonzero_static', 'normal', 'not_equal', 'ones', 'ones_like', 'orgqr', 'ormqr', 'outer', 'pairwise_distance', 'pdist', 'permute', 'permute_copy', 'pinverse', 'pixel_shuffle', 'pixel_unshuffle', 'poisson_nll_loss', 'polar', 'polygamma', 'positive', 'pow', 'prelu', 'prod', 'put', 'qr', 'quantile', 'rad2deg', 'rad2deg_', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'range', 'ravel', 'real', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'renorm', 'repeat_interleave', 'reshape', 'resize_as_', 'resolve_conj', 'resolve_neg', 'rms_norm', 'roll', 'rot90', 'round', 'round_', 'row_stack', 'rsqrt', 'rsqrt_', 'rsub', 'scalar_tensor', 'scatter', 'scatter_add', 'scatter_reduce', 'searchsorted', 'select', 'select_copy', 'select_scatter', 'selu', 'selu_', 'sgn', 'sigmoid', 'sigmoid_', 'sign', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'slice_copy', 'slice_scatter', 'slogdet', 'softmax', 'sort', 'split', 'split_copy', 'split_with_sizes', 'split_with_sizes_copy', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'squeeze_copy', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'svd', 'swapaxes', 'swapdims', 't', 't_copy', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tensordot', 'threshold', 'threshold_', 'threshold_backward', 'tile', 'topk', 'trace', 'transpose', 'transpose_copy', 'trapezoid', 'trapz', 'triangular_solve', 'tril', 'tril_indices', 'triplet_margin_loss', 'triu', 'triu_indices', 'true_divide', 'trunc', 'trunc_', 'unbind', 'unbind_copy', 'unflatten', 'unfold_backward', 'unfold_copy', 'unique_consecutive', 'unique_dim', 'unique_dim_consecutive', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'unsqueeze_copy', 'var', 'var_mean', 'vdot', 'view_as_complex', 'view_as_complex_copy', 'view_as_real', 'view_as_real_copy', 'view_copy', 'vsplit', 'vstack', 'where', 'xlogy', 'xlogy_', 'zero_', 'zeros', 'zeros_like']

@@ -119,5 +119,6 @@ from .upsample_ops import *  # noqa: F403
 from .upsample_out import *  # noqa: F403
 from .view_backward import *  # noqa: F403
 from .view_copy import *  # noqa: F403
+from .view_copy_more import *  # noqa: F403
 from .views import *  # noqa: F403
 from .windows import *  # noqa: F403

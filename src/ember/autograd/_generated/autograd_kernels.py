@@ -23299,6 +23299,257 @@ def kaiser_window_beta(ks, window_length, periodic, beta, dtype, layout, device,
     return result
 
 
+_select_copy_int = handle("select_copy.int")
+
+
+def select_copy_int(ks, self, dim, index):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.SelectBackward0_copy()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_index = index
+        node._saved_self_sizes = self._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _select_copy_int.redispatch(ks & AFTER_AUTOGRAD, self, dim, index)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_select_copy_int_out = handle("select_copy.int_out")
+
+
+def select_copy_int_out(ks, self, dim, index, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::select_copy")
+        node = NotImplementedNode("aten::select_copy")
+        node._next_edges = requiring_edges(self, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _select_copy_int_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_slice_copy_Tensor = handle("slice_copy.Tensor")
+
+
+def slice_copy_Tensor(ks, self, dim, start, end, step):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.SliceBackward0_copy()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_end = end
+        node._saved_self_sizes = self._sizes
+        node._saved_start = start
+        node._saved_step = step
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _slice_copy_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, dim, start, end, step)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_slice_copy_Tensor_out = handle("slice_copy.Tensor_out")
+
+
+def slice_copy_Tensor_out(ks, self, dim, start, end, step, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::slice_copy")
+        node = NotImplementedNode("aten::slice_copy")
+        node._next_edges = requiring_edges(self, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _slice_copy_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, start, end, step, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_split_copy_Tensor = handle("split_copy.Tensor")
+
+
+def split_copy_Tensor(ks, self, split_size, dim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.SplitBackward0_copy()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_self_dtype = self.dtype
+        node._saved_self_sizes = self._sizes
+        node._saved_split_size = split_size
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _split_copy_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, split_size, dim)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_split_copy_Tensor_out = handle("split_copy.Tensor_out")
+
+
+def split_copy_Tensor_out(ks, self, split_size, dim, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _split_copy_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, self, split_size, dim, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_detach_copy = handle("detach_copy")
+
+
+def detach_copy(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::detach_copy")
+        node._next_edges = requiring_edges(self,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _detach_copy.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_detach_copy_out = handle("detach_copy.out")
+
+
+def detach_copy_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::detach_copy")
+        node = NotImplementedNode("aten::detach_copy")
+        node._next_edges = requiring_edges(self, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _detach_copy_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_view_as_real_copy = handle("view_as_real_copy")
+
+
+def view_as_real_copy(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.ViewAsRealBackward0_copy()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _view_as_real_copy.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_view_as_real_copy_out = handle("view_as_real_copy.out")
+
+
+def view_as_real_copy_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::view_as_real_copy")
+        node = NotImplementedNode("aten::view_as_real_copy")
+        node._next_edges = requiring_edges(self, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _view_as_real_copy_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_view_as_complex_copy = handle("view_as_complex_copy")
+
+
+def view_as_complex_copy(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::view_as_complex_copy")
+        node._next_edges = requiring_edges(self,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _view_as_complex_copy.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_view_as_complex_copy_out = handle("view_as_complex_copy.out")
+
+
+def view_as_complex_copy_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::view_as_complex_copy")
+        node = NotImplementedNode("aten::view_as_complex_copy")
+        node._next_edges = requiring_edges(self, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _view_as_complex_copy_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -24490,3 +24741,15 @@ impl("hamming_window.periodic_alpha_beta", "Autograd", hamming_window_periodic_a
 impl("kaiser_window", "Autograd", kaiser_window, keyset_arg="raw")
 impl("kaiser_window.periodic", "Autograd", kaiser_window_periodic, keyset_arg="raw")
 impl("kaiser_window.beta", "Autograd", kaiser_window_beta, keyset_arg="raw")
+impl("select_copy.int", "Autograd", select_copy_int, keyset_arg="raw")
+impl("select_copy.int_out", "Autograd", select_copy_int_out, keyset_arg="raw")
+impl("slice_copy.Tensor", "Autograd", slice_copy_Tensor, keyset_arg="raw")
+impl("slice_copy.Tensor_out", "Autograd", slice_copy_Tensor_out, keyset_arg="raw")
+impl("split_copy.Tensor", "Autograd", split_copy_Tensor, keyset_arg="raw")
+impl("split_copy.Tensor_out", "Autograd", split_copy_Tensor_out, keyset_arg="raw")
+impl("detach_copy", "Autograd", detach_copy, keyset_arg="raw")
+impl("detach_copy.out", "Autograd", detach_copy_out, keyset_arg="raw")
+impl("view_as_real_copy", "Autograd", view_as_real_copy, keyset_arg="raw")
+impl("view_as_real_copy.out", "Autograd", view_as_real_copy_out, keyset_arg="raw")
+impl("view_as_complex_copy", "Autograd", view_as_complex_copy, keyset_arg="raw")
+impl("view_as_complex_copy.out", "Autograd", view_as_complex_copy_out, keyset_arg="raw")

@@ -10500,3 +10500,88 @@ class IndexReduceBackward0(GeneratedNode):
         else:
             grad_0 = grad_1 = None
         return [grad_0, grad_1]
+
+
+class SelectBackward0_copy(GeneratedNode):
+    """Backward of aten::select_copy.int."""
+
+    _saved_variables = ()
+    _saved_dim = None
+    _saved_index = None
+    _saved_self_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        index = node._saved_index
+        self_sizes = node._saved_self_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = select_backward(grad, self_sizes, dim, index)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class SliceBackward0_copy(GeneratedNode):
+    """Backward of aten::slice_copy.Tensor."""
+
+    _saved_variables = ()
+    _saved_dim = None
+    _saved_end = None
+    _saved_self_sizes = None
+    _saved_start = None
+    _saved_step = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        end = node._saved_end
+        self_sizes = node._saved_self_sizes
+        start = node._saved_start
+        step = node._saved_step
+        if node._next_edges[0][0] is not None:
+            grad_0 = slice_backward(grad, self_sizes, dim, start, end, step)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class SplitBackward0_copy(GeneratedNode):
+    """Backward of aten::split_copy.Tensor."""
+
+    _saved_variables = ()
+    _saved_dim = None
+    _saved_self_dtype = None
+    _saved_self_sizes = None
+    _saved_split_size = None
+
+    def apply(node, grads):
+        dim = node._saved_dim
+        self_dtype = node._saved_self_dtype
+        self_sizes = node._saved_self_sizes
+        split_size = node._saved_split_size
+        if node._next_edges[0][0] is not None:
+            grad_0 = split_backward(grads, split_size, dim, self_sizes, self_dtype)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class ViewAsRealBackward0_copy(GeneratedNode):
+    """Backward of aten::view_as_real_copy."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.view_as_complex(grad.contiguous())
+        else:
+            grad_0 = None
+        return [grad_0]

@@ -1386,3 +1386,20 @@ S["split_copy.Tensor_out"] = [
 S["detach_copy"] = [lambda T: ((T.f(2, 3),), {})]
 S["view_as_real_copy"] = [lambda T: ((T.f(2, 3).to(T.lib.complex128),), {})]
 S["view_as_complex_copy"] = [lambda T: ((T.c(3, 2),), {}), lambda T: ((T.c(2, 4, 2)[:, 1:3],), {})]
+S["frobenius_norm.dim"] = [
+    lambda T: ((T.f(2, 3), [0, 1]), {}),
+    lambda T: ((T.f(2, 3), [1], True), {}),
+]
+S["nuclear_norm"] = [lambda T: ((T.f(3, 2),), {}), lambda T: ((T.f(2, 3), True), {})]
+S["nuclear_norm.dim"] = [lambda T: ((T.f(2, 3, 2), [0, 2]), {})]
+S["norm_except_dim"] = [
+    lambda T: ((T.f(2, 3, 2),), {}),
+    lambda T: ((T.f(2, 3, 2), 3, 1), {}),
+    lambda T: ((T.f(2, 3), 2, -1), {}),
+    lambda T: ((T.f(2, 3), 1, 1), {}),
+]
+S["vander"] = [
+    lambda T: ((T.f(3),), {}),
+    lambda T: ((T.f(3), 4, True), {}),
+    lambda T: ((T.l([1, 2]), 3), {}),
+]

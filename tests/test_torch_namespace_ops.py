@@ -298,3 +298,81 @@ def test_view_copy_gradients():
         return names + [w.grad_fn.name()], x.grad.tolist(), z.grad.tolist()
 
     assert run(ember) == run(torch)
+
+
+# -- the deprecated norms and vander ------------------------------------------------------------
+
+
+def _m(lib):
+    return lib.tensor([[1.0, -2, 3], [0.5, 2, -1]], dtype=lib.float64, requires_grad=True)
+
+
+def _v(lib):
+    return lib.arange(24.0, dtype=lib.float64).reshape(2, 3, 4).requires_grad_()
+
+
+NORM_CALLS = [
+    lambda lib: lib.frobenius_norm(_m(lib), [0, 1]),
+    lambda lib: lib.frobenius_norm(_m(lib), [1], True),
+    lambda lib: lib.frobenius_norm(_m(lib), [0, 1, 1]),
+    lambda lib: lib.frobenius_norm(_m(lib).detach(), [1], out=lib.empty(0, dtype=lib.float64)),
+    lambda lib: lib.nuclear_norm(_m(lib)),
+    lambda lib: lib.nuclear_norm(_m(lib), True),
+    lambda lib: lib.nuclear_norm(_m(lib)[0]),
+    lambda lib: lib.nuclear_norm(_m(lib).detach(), out=lib.empty(0, dtype=lib.float64)),
+    lambda lib: lib.nuclear_norm(_m(lib), [0, 1]),
+    lambda lib: lib.nuclear_norm(
+        _m(lib).detach(), [1, 0], True, out=lib.empty(0, dtype=lib.float64)
+    ),
+    lambda lib: lib.norm_except_dim(_v(lib)),
+    lambda lib: lib.norm_except_dim(_v(lib), 1, -2),
+    lambda lib: lib.vander(lib.tensor([1.0, 2, 3])),
+    lambda lib: lib.vander(lib.tensor([1, 2, 3]), N=4, increasing=True),
+    lambda lib: lib.vander(lib.tensor([True, False]), 3),
+    lambda lib: lib.vander(lib.tensor([1.0, 2]), 0),
+    lambda lib: lib.vander(lib.tensor([1.0, 2]), 1),
+    lambda lib: lib.vander(lib.ones(2, 2)),
+    lambda lib: lib.vander(lib.ones(2), -1),
+    lambda lib: lib.vander(lib.tensor([1, 2], dtype=lib.int8)),
+    lambda lib: lib.vander(lib.tensor([1.0, 2, 3], requires_grad=True)).grad_fn.name(),
+]
+
+
+@pytest.mark.parametrize("call", NORM_CALLS)
+def test_legacy_norms_and_vander(call):
+    both(call)
+
+
+@pytest.mark.parametrize("dim", [-1, 0, 1, 2])
+@pytest.mark.parametrize("p", [1, 2, 3])
+def test_norm_except_dim(dim, p):
+    def run(lib):
+        out = lib.norm_except_dim(_v(lib), p, dim)
+        out.sum().backward()
+        return out.grad_fn.name(), tuple(out.shape), out.detach().numpy()
+
+    (e_name, e_shape, e_values), (t_name, t_shape, t_values) = run(ember), run(torch)
+    assert (e_name, e_shape) == (t_name, t_shape)
+    np.testing.assert_allclose(e_values, t_values, rtol=1e-12)
+
+
+def test_deprecated_norms_warn_as_torch():
+    def run(lib):
+        lib.set_warn_always(True)
+        try:
+            with warnings.catch_warnings(record=True) as seen:
+                warnings.simplefilter("always")
+                lib.frobenius_norm(lib.ones(2, 2), [0, 1])
+                lib.nuclear_norm(lib.ones(2, 2))
+                lib.nuclear_norm(lib.ones(2, 2), [0, 1])
+        finally:
+            lib.set_warn_always(False)
+        return [str(w.message) for w in seen]
+
+    assert run(ember) == run(torch)
+
+
+@given(st.lists(st.integers(-3, 3), min_size=1, max_size=5), st.integers(0, 6), st.booleans())
+def test_vander_property(values, n, increasing):
+    both(lambda lib: lib.vander(lib.tensor(values), n, increasing))
+    both(lambda lib: lib.vander(lib.tensor(values, dtype=lib.float64), n, increasing))

@@ -448,6 +448,8 @@ _op_frac_out = handle("frac.out")
 _op_frac_ = handle("frac_")
 _op_frexp_Tensor = handle("frexp.Tensor")
 _op_frexp_Tensor_out = handle("frexp.Tensor_out")
+_op_frobenius_norm_dim = handle("frobenius_norm.dim")
+_op_frobenius_norm_out = handle("frobenius_norm.out")
 _op_full = handle("full")
 _op_full_out = handle("full.out")
 _op_full_like = handle("full_like")
@@ -746,6 +748,7 @@ _op_nonzero_out = handle("nonzero.out")
 _op_nonzero_numpy = handle("nonzero_numpy")
 _op_nonzero_static = handle("nonzero_static")
 _op_nonzero_static_out = handle("nonzero_static.out")
+_op_norm_except_dim = handle("norm_except_dim")
 _op_normal_Tensor_Tensor = handle("normal.Tensor_Tensor")
 _op_normal_Tensor_Tensor_out = handle("normal.Tensor_Tensor_out")
 _op_normal_Tensor_float = handle("normal.Tensor_float")
@@ -758,6 +761,10 @@ _op_not_equal_Scalar = handle("not_equal.Scalar")
 _op_not_equal_Scalar_out = handle("not_equal.Scalar_out")
 _op_not_equal_Tensor = handle("not_equal.Tensor")
 _op_not_equal_Tensor_out = handle("not_equal.Tensor_out")
+_op_nuclear_norm = handle("nuclear_norm")
+_op_nuclear_norm_dim = handle("nuclear_norm.dim")
+_op_nuclear_norm_dim_out = handle("nuclear_norm.dim_out")
+_op_nuclear_norm_out = handle("nuclear_norm.out")
 _op_ones = handle("ones")
 _op_ones_out = handle("ones.out")
 _op_ones_like = handle("ones_like")
@@ -1030,6 +1037,7 @@ _op_unsafe_split_with_sizes = handle("unsafe_split_with_sizes")
 _op_unsqueeze = handle("unsqueeze")
 _op_unsqueeze_copy = handle("unsqueeze_copy")
 _op_unsqueeze_copy_out = handle("unsqueeze_copy.out")
+_op_vander = handle("vander")
 _op_var = handle("var")
 _op_var_correction = handle("var.correction")
 _op_var_correction_out = handle("var.correction_out")
@@ -7352,6 +7360,30 @@ def frexp(*args, **kwargs):
 
 
 
+_parser_f_frobenius_norm = PythonArgParser(
+    [
+        'frobenius_norm(Tensor input, int[1] dim, bool keepdim=False, *, Tensor? out=None)',
+    ],
+)
+
+
+def frobenius_norm(*args, **kwargs):
+    """frobenius_norm(Tensor input, int[1] dim, bool keepdim=False, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_frobenius_norm.parse(args, kwargs)[1]
+        if v[3] is None:
+            return _op_frobenius_norm_dim.call(v[0], v[1], v[2])
+        return _op_frobenius_norm_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(frobenius_norm, _parser_f_frobenius_norm, args, kwargs, MODULE)
+
+
+
 _parser_f_full = PythonArgParser(
     [
         'full(SymInt[] size, Scalar fill_value, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
@@ -11054,6 +11086,32 @@ def nonzero_static(*args, **kwargs):
 
 
 
+_parser_f_norm_except_dim = PythonArgParser(
+    [
+        'norm_except_dim(Tensor v, int pow=2, int dim=0)',
+    ],
+)
+_tail_parser_f_norm_except_dim = [p.default for p in _parser_f_norm_except_dim.signatures[0].params[1:]]
+
+
+def norm_except_dim(*args, **kwargs):
+    """norm_except_dim(Tensor v, int pow=2, int dim=0)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_norm_except_dim]
+        else:
+            index, v = _parser_f_norm_except_dim.parse(args, kwargs)
+        return _op_norm_except_dim.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(norm_except_dim, _parser_f_norm_except_dim, args, kwargs, MODULE)
+
+
+
 _parser_f_normal = PythonArgParser(
     [
         'normal(Tensor mean, Tensor std, *, Generator? generator=None, Tensor? out=None)',
@@ -11122,6 +11180,36 @@ def not_equal(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(not_equal, _parser_f_not_equal, args, kwargs, MODULE)
+
+
+
+_parser_f_nuclear_norm = PythonArgParser(
+    [
+        'nuclear_norm(Tensor input, int[2] dim, bool keepdim=False, *, Tensor? out=None)',
+        'nuclear_norm(Tensor input, bool keepdim=False, *, Tensor? out=None)',
+    ],
+)
+
+
+def nuclear_norm(*args, **kwargs):
+    """nuclear_norm(Tensor input, int[2] dim, bool keepdim=False, *, Tensor? out=None) | nuclear_norm(Tensor input, bool keepdim=False, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_nuclear_norm.parse(args, kwargs)
+        if index == 0:
+            if v[3] is None:
+                return _op_nuclear_norm_dim.call(v[0], v[1], v[2])
+            return _op_nuclear_norm_dim_out.call(v[0], v[1], v[2], v[3])
+        else:
+            if v[2] is None:
+                return _op_nuclear_norm.call(v[0], v[1])
+            return _op_nuclear_norm_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(nuclear_norm, _parser_f_nuclear_norm, args, kwargs, MODULE)
 
 
 
@@ -14744,6 +14832,32 @@ def unsqueeze_copy(*args, **kwargs):
 
 
 
+_parser_f_vander = PythonArgParser(
+    [
+        'vander(Tensor x, int? N=None, bool increasing=False)',
+    ],
+)
+_tail_parser_f_vander = [p.default for p in _parser_f_vander.signatures[0].params[1:]]
+
+
+def vander(*args, **kwargs):
+    """vander(Tensor x, int? N=None, bool increasing=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_vander]
+        else:
+            index, v = _parser_f_vander.parse(args, kwargs)
+        return _op_vander.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(vander, _parser_f_vander, args, kwargs, MODULE)
+
+
+
 _parser_f_var = PythonArgParser(
     [
         'var(Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor? out=None)',
@@ -15182,4 +15296,4 @@ def zeros_like(*args, **kwargs):
     return handle_function(zeros_like, _parser_f_zeros_like, args, kwargs, MODULE)
 
 
-__all__ = ['_adaptive_avg_pool2d', '_adaptive_avg_pool3d', '_cdist_backward', '_cdist_forward', '_cholesky_solve_helper', '_chunk_cat', '_conj', '_conj_physical', '_convolution_mode', '_cummax_helper', '_cummin_helper', '_efficientzerotensor', '_euclidean_dist', '_fft_c2c', '_fft_c2r', '_fft_r2c', '_foobar', '_histogramdd_bin_edges', '_histogramdd_from_bin_cts', '_histogramdd_from_bin_tensors', '_linalg_check_errors', '_linalg_det', '_linalg_eigh', '_linalg_slogdet', '_linalg_solve_ex', '_linalg_svd', '_log_softmax_backward_data', '_logcumsumexp', '_lu_with_info', '_neg_view', '_pdist_backward', '_pdist_forward', '_prelu_kernel', '_prelu_kernel_backward', '_safe_softmax', '_scaled_dot_product_attention_math', '_scaled_dot_product_flash_attention_for_cpu', '_scaled_dot_product_flash_attention_for_cpu_backward', '_softmax_backward_data', '_trilinear', '_unique', '_unique2', 'abs', 'abs_', 'absolute', 'acos', 'acos_', 'acosh', 'acosh_', 'adaptive_avg_pool1d', 'adaptive_max_pool1d', 'add', 'addbmm', 'addcdiv', 'addcmul', 'addmm', 'addmv', 'addmv_', 'addr', 'adjoint', 'alias', 'alias_copy', 'all', 'allclose', 'alpha_dropout', 'alpha_dropout_', 'amax', 'amin', 'aminmax', 'angle', 'any', 'arange', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'as_strided_copy', 'as_strided_scatter', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan_', 'atanh', 'atanh_', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'avg_pool1d', 'baddbmm', 'bartlett_window', 'batch_norm', 'bernoulli', 'bilinear', 'binary_cross_entropy_with_logits', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'blackman_window', 'block_diag', 'bmm', 'broadcast_tensors', 'broadcast_to', 'bucketize', 'cartesian_prod', 'cat', 'cdist', 'ceil', 'ceil_', 'celu', 'celu_', 'chain_matmul', 'channel_shuffle', 'cholesky', 'cholesky_inverse', 'cholesky_solve', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clip', 'clip_', 'clone', 'column_stack', 'combinations', 'complex', 'concat', 'concatenate', 'conj', 'conj_physical', 'conj_physical_', 'constant_pad_nd', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'convolution', 'convolution_backward', 'copysign', 'corrcoef', 'cos', 'cos_', 'cosh', 'cosh_', 'cosine_embedding_loss', 'cosine_similarity', 'count_nonzero', 'cov', 'cross', 'cummax', 'cummin', 'cumprod', 'cumsum', 'cumulative_trapezoid', 'deg2rad', 'deg2rad_', 'det', 'detach', 'detach_copy', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_copy', 'diagonal_scatter', 'diff', 'digamma', 'dist', 'div', 'divide', 'dot', 'dropout', 'dropout_', 'dsplit', 'dstack', 'einsum', 'embedding', 'embedding_backward', 'embedding_dense_backward', 'embedding_renorm_', 'empty', 'empty_like', 'empty_permuted', 'empty_strided', 'eq', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'exp', 'exp2', 'exp2_', 'exp_', 'expand_copy', 'expm1', 'expm1_', 'eye', 'feature_alpha_dropout', 'feature_alpha_dropout_', 'feature_dropout', 'feature_dropout_', 'fill', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'fliplr', 'flipud', 'float_power', 'floor', 'floor_', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'frac_', 'frexp', 'full', 'full_like', 'gather', 'gcd', 'gcd_', 'ge', 'geqrf', 'ger', 'gradient', 'greater', 'greater_equal', 'group_norm', 'gt', 'hamming_window', 'hann_window', 'hardshrink', 'hardshrink_backward', 'heaviside', 'hinge_embedding_loss', 'histc', 'histogram', 'histogramdd', 'hsplit', 'hstack', 'hypot', 'i0', 'i0_', 'igamma', 'igammac', 'imag', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_put_', 'index_reduce', 'index_select', 'inner', 'instance_norm', 'inverse', 'is_conj', 'is_neg', 'is_nonzero', 'is_same_size', 'is_signed', 'isclose', 'isfinite', 'isin', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'kaiser_window', 'kl_div', 'kron', 'kthvalue', 'layer_norm', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'lerp', 'less', 'less_equal', 'lgamma', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logcumsumexp', 'logdet', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logit_', 'logspace', 'logsumexp', 'lt', 'lu_solve', 'lu_unpack', 'margin_ranking_loss', 'masked_fill', 'masked_scatter', 'masked_scatter_backward', 'masked_select', 'matmul', 'matrix_exp', 'matrix_power', 'max', 'max_pool1d', 'max_pool1d_with_indices', 'max_pool2d', 'max_pool3d', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multinomial', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nan_to_num_', 'nanmean', 'nanmedian', 'nanquantile', 'nansum', 'narrow', 'narrow_copy', 'native_batch_norm', 'native_batch_norm_backward', 'native_channel_shuffle', 'native_group_norm', 'native_group_norm_backward', 'native_layer_norm', 'native_layer_norm_backward', 'ne', 'neg', 'neg_', 'negative', 'negative_', 'nextafter', 'nonzero', 'nonzero_numpy', 'nonzero_static', 'normal', 'not_equal', 'ones', 'ones_like', 'orgqr', 'ormqr', 'outer', 'pairwise_distance', 'pdist', 'permute', 'permute_copy', 'pinverse', 'pixel_shuffle', 'pixel_unshuffle', 'poisson_nll_loss', 'polar', 'polygamma', 'positive', 'pow', 'prelu', 'prod', 'put', 'qr', 'quantile', 'rad2deg', 'rad2deg_', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'range', 'ravel', 'real', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'renorm', 'repeat_interleave', 'reshape', 'resize_as_', 'resolve_conj', 'resolve_neg', 'rms_norm', 'roll', 'rot90', 'round', 'round_', 'row_stack', 'rsqrt', 'rsqrt_', 'rsub', 'scalar_tensor', 'scatter', 'scatter_add', 'scatter_reduce', 'searchsorted', 'select', 'select_copy', 'select_scatter', 'selu', 'selu_', 'sgn', 'sigmoid', 'sigmoid_', 'sign', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'slice_copy', 'slice_scatter', 'slogdet', 'softmax', 'sort', 'split', 'split_copy', 'split_with_sizes', 'split_with_sizes_copy', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'squeeze_copy', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'svd', 'swapaxes', 'swapdims', 't', 't_copy', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tensordot', 'threshold', 'threshold_', 'threshold_backward', 'tile', 'topk', 'trace', 'transpose', 'transpose_copy', 'trapezoid', 'trapz', 'triangular_solve', 'tril', 'tril_indices', 'triplet_margin_loss', 'triu', 'triu_indices', 'true_divide', 'trunc', 'trunc_', 'unbind', 'unbind_copy', 'unflatten', 'unfold_backward', 'unfold_copy', 'unique_consecutive', 'unique_dim', 'unique_dim_consecutive', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'unsqueeze_copy', 'var', 'var_mean', 'vdot', 'view_as_complex', 'view_as_complex_copy', 'view_as_real', 'view_as_real_copy', 'view_copy', 'vsplit', 'vstack', 'where', 'xlogy', 'xlogy_', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_adaptive_avg_pool2d', '_adaptive_avg_pool3d', '_cdist_backward', '_cdist_forward', '_cholesky_solve_helper', '_chunk_cat', '_conj', '_conj_physical', '_convolution_mode', '_cummax_helper', '_cummin_helper', '_efficientzerotensor', '_euclidean_dist', '_fft_c2c', '_fft_c2r', '_fft_r2c', '_foobar', '_histogramdd_bin_edges', '_histogramdd_from_bin_cts', '_histogramdd_from_bin_tensors', '_linalg_check_errors', '_linalg_det', '_linalg_eigh', '_linalg_slogdet', '_linalg_solve_ex', '_linalg_svd', '_log_softmax_backward_data', '_logcumsumexp', '_lu_with_info', '_neg_view', '_pdist_backward', '_pdist_forward', '_prelu_kernel', '_prelu_kernel_backward', '_safe_softmax', '_scaled_dot_product_attention_math', '_scaled_dot_product_flash_attention_for_cpu', '_scaled_dot_product_flash_attention_for_cpu_backward', '_softmax_backward_data', '_trilinear', '_unique', '_unique2', 'abs', 'abs_', 'absolute', 'acos', 'acos_', 'acosh', 'acosh_', 'adaptive_avg_pool1d', 'adaptive_max_pool1d', 'add', 'addbmm', 'addcdiv', 'addcmul', 'addmm', 'addmv', 'addmv_', 'addr', 'adjoint', 'alias', 'alias_copy', 'all', 'allclose', 'alpha_dropout', 'alpha_dropout_', 'amax', 'amin', 'aminmax', 'angle', 'any', 'arange', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'as_strided_copy', 'as_strided_scatter', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan_', 'atanh', 'atanh_', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'avg_pool1d', 'baddbmm', 'bartlett_window', 'batch_norm', 'bernoulli', 'bilinear', 'binary_cross_entropy_with_logits', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'blackman_window', 'block_diag', 'bmm', 'broadcast_tensors', 'broadcast_to', 'bucketize', 'cartesian_prod', 'cat', 'cdist', 'ceil', 'ceil_', 'celu', 'celu_', 'chain_matmul', 'channel_shuffle', 'cholesky', 'cholesky_inverse', 'cholesky_solve', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clip', 'clip_', 'clone', 'column_stack', 'combinations', 'complex', 'concat', 'concatenate', 'conj', 'conj_physical', 'conj_physical_', 'constant_pad_nd', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'convolution', 'convolution_backward', 'copysign', 'corrcoef', 'cos', 'cos_', 'cosh', 'cosh_', 'cosine_embedding_loss', 'cosine_similarity', 'count_nonzero', 'cov', 'cross', 'cummax', 'cummin', 'cumprod', 'cumsum', 'cumulative_trapezoid', 'deg2rad', 'deg2rad_', 'det', 'detach', 'detach_copy', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_copy', 'diagonal_scatter', 'diff', 'digamma', 'dist', 'div', 'divide', 'dot', 'dropout', 'dropout_', 'dsplit', 'dstack', 'einsum', 'embedding', 'embedding_backward', 'embedding_dense_backward', 'embedding_renorm_', 'empty', 'empty_like', 'empty_permuted', 'empty_strided', 'eq', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'exp', 'exp2', 'exp2_', 'exp_', 'expand_copy', 'expm1', 'expm1_', 'eye', 'feature_alpha_dropout', 'feature_alpha_dropout_', 'feature_dropout', 'feature_dropout_', 'fill', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'fliplr', 'flipud', 'float_power', 'floor', 'floor_', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'frac_', 'frexp', 'frobenius_norm', 'full', 'full_like', 'gather', 'gcd', 'gcd_', 'ge', 'geqrf', 'ger', 'gradient', 'greater', 'greater_equal', 'group_norm', 'gt', 'hamming_window', 'hann_window', 'hardshrink', 'hardshrink_backward', 'heaviside', 'hinge_embedding_loss', 'histc', 'histogram', 'histogramdd', 'hsplit', 'hstack', 'hypot', 'i0', 'i0_', 'igamma', 'igammac', 'imag', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_put_', 'index_reduce', 'index_select', 'inner', 'instance_norm', 'inverse', 'is_conj', 'is_neg', 'is_nonzero', 'is_same_size', 'is_signed', 'isclose', 'isfinite', 'isin', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'kaiser_window', 'kl_div', 'kron', 'kthvalue', 'layer_norm', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'lerp', 'less', 'less_equal', 'lgamma', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logcumsumexp', 'logdet', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logit_', 'logspace', 'logsumexp', 'lt', 'lu_solve', 'lu_unpack', 'margin_ranking_loss', 'masked_fill', 'masked_scatter', 'masked_scatter_backward', 'masked_select', 'matmul', 'matrix_exp', 'matrix_power', 'max', 'max_pool1d', 'max_pool1d_with_indices', 'max_pool2d', 'max_pool3d', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multinomial', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nan_to_num_', 'nanmean', 'nanmedian', 'nanquantile', 'nansum', 'narrow', 'narrow_copy', 'native_batch_norm', 'native_batch_norm_backward', 'native_channel_shuffle', 'native_group_norm', 'native_group_norm_backward', 'native_layer_norm', 'native_layer_norm_backward', 'ne', 'neg', 'neg_', 'negative', 'negative_', 'nextafter', 'nonzero', 'nonzero_numpy', 'nonzero_static', 'norm_except_dim', 'normal', 'not_equal', 'nuclear_norm', 'ones', 'ones_like', 'orgqr', 'ormqr', 'outer', 'pairwise_distance', 'pdist', 'permute', 'permute_copy', 'pinverse', 'pixel_shuffle', 'pixel_unshuffle', 'poisson_nll_loss', 'polar', 'polygamma', 'positive', 'pow', 'prelu', 'prod', 'put', 'qr', 'quantile', 'rad2deg', 'rad2deg_', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'range', 'ravel', 'real', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'renorm', 'repeat_interleave', 'reshape', 'resize_as_', 'resolve_conj', 'resolve_neg', 'rms_norm', 'roll', 'rot90', 'round', 'round_', 'row_stack', 'rsqrt', 'rsqrt_', 'rsub', 'scalar_tensor', 'scatter', 'scatter_add', 'scatter_reduce', 'searchsorted', 'select', 'select_copy', 'select_scatter', 'selu', 'selu_', 'sgn', 'sigmoid', 'sigmoid_', 'sign', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'slice_copy', 'slice_scatter', 'slogdet', 'softmax', 'sort', 'split', 'split_copy', 'split_with_sizes', 'split_with_sizes_copy', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'squeeze_copy', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'svd', 'swapaxes', 'swapdims', 't', 't_copy', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tensordot', 'threshold', 'threshold_', 'threshold_backward', 'tile', 'topk', 'trace', 'transpose', 'transpose_copy', 'trapezoid', 'trapz', 'triangular_solve', 'tril', 'tril_indices', 'triplet_margin_loss', 'triu', 'triu_indices', 'true_divide', 'trunc', 'trunc_', 'unbind', 'unbind_copy', 'unflatten', 'unfold_backward', 'unfold_copy', 'unique_consecutive', 'unique_dim', 'unique_dim_consecutive', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'unsqueeze_copy', 'vander', 'var', 'var_mean', 'vdot', 'view_as_complex', 'view_as_complex_copy', 'view_as_real', 'view_as_real_copy', 'view_copy', 'vsplit', 'vstack', 'where', 'xlogy', 'xlogy_', 'zero_', 'zeros', 'zeros_like']

@@ -50,6 +50,7 @@ from .inplace_views import *  # noqa: F403
 from .integration import *  # noqa: F403
 from .isin import *  # noqa: F403
 from .joining import *  # noqa: F403
+from .legacy_norms import *  # noqa: F403
 from .linalg import *  # noqa: F403
 from .linalg_cholesky import *  # noqa: F403
 from .linalg_composite import *  # noqa: F403

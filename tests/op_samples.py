@@ -1403,3 +1403,9 @@ S["vander"] = [
     lambda T: ((T.f(3), 4, True), {}),
     lambda T: ((T.l([1, 2]), 3), {}),
 ]
+S["native_dropout"] = [
+    _seeded(lambda T: ((T.f(3, 4), 0.4, True), {})),
+    lambda T: ((T.f(2, 3), 0.5, False), {}),
+    _seeded(lambda T: ((T.f(2, 3), 1.0, None), {})),
+]
+S["native_dropout_backward"] = [lambda T: ((T.f(2, 3), T.b(2, 3), 2.0), {})]

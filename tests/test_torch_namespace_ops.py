@@ -376,3 +376,38 @@ def test_deprecated_norms_warn_as_torch():
 def test_vander_property(values, n, increasing):
     both(lambda lib: lib.vander(lib.tensor(values), n, increasing))
     both(lambda lib: lib.vander(lib.tensor(values, dtype=lib.float64), n, increasing))
+
+
+# -- native_dropout ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("p", [0.0, 0.3, 0.5, 1.0])
+@pytest.mark.parametrize("train", [True, False, None])
+def test_native_dropout(p, train):
+    def run(lib):
+        lib.manual_seed(7)
+        x = lib.randn(4, 5, dtype=lib.float64, requires_grad=True)
+        out, mask = lib.native_dropout(x, p, train)
+        (grad,) = lib.autograd.grad(out.pow(2).sum(), x, create_graph=True)
+        grad.sum().backward()
+        return (
+            out.grad_fn.name(),
+            grad.grad_fn.name(),
+            repr(mask.dtype).replace("ember.", "torch."),
+            out.tolist(),
+            mask.tolist(),
+            grad.tolist(),
+            x.grad.tolist(),
+        )
+
+    assert run(ember) == run(torch)
+
+
+def test_native_dropout_edge_cases():
+    both(lambda lib: lib.native_dropout(lib.ones(0), 0.5, True))
+    both(lambda lib: lib.native_dropout(lib.ones(3), 0.5, train=False))
+    both(
+        lambda lib: lib.ops.aten.native_dropout_backward(
+            lib.ones(2), lib.tensor([True, False]), 2.0
+        )
+    )

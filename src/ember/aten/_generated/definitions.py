@@ -1732,3 +1732,5 @@ define('nuclear_norm.dim(Tensor self, int[2] dim, bool keepdim=False) -> Tensor'
 define('nuclear_norm.dim_out(Tensor self, int[2] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)', tags=())
 define('norm_except_dim(Tensor v, int pow=2, int dim=0) -> Tensor', tags=())
 define('vander(Tensor x, int? N=None, bool increasing=False) -> Tensor', tags=())
+define('native_dropout(Tensor input, float p, bool? train) -> (Tensor, Tensor)', tags=('nondeterministic_seeded', 'core'))
+define('native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor', tags=('pointwise',))

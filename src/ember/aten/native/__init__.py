@@ -73,6 +73,7 @@ from .matrix_exp import *  # noqa: F403
 from .misc_ops import *  # noqa: F403
 from .multinomial import *  # noqa: F403
 from .namespace_aliases import *  # noqa: F403
+from .native_dropout import *  # noqa: F403
 from .nonzero_static import *  # noqa: F403
 from .normalization import *  # noqa: F403
 from .order_stats import *  # noqa: F403

@@ -23550,6 +23550,55 @@ def view_as_complex_copy_out(ks, self, out):
     return result
 
 
+_native_dropout = handle("native_dropout")
+
+
+def native_dropout(ks, input, p, train):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (input._requires_grad)
+    if requires:
+        node = nodes.NativeDropoutBackward0()
+        node._next_edges = (gradient_edge(input),)
+        node._saved_p = p
+        node._saved_train = train
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _native_dropout.redispatch(ks & AFTER_AUTOGRAD, input, p, train)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+        node._raw_saved_result1 = SavedVariable(result[1], True)
+    return result
+
+
+_native_dropout_backward = handle("native_dropout_backward")
+
+
+def native_dropout_backward(ks, grad_output, mask, scale):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or mask._requires_grad)
+    if requires:
+        node = nodes.NativeDropoutBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(mask))
+        if node.should_compute_output(0):
+            node._raw_saved_grad_output = SavedVariable(grad_output)
+        if node.should_compute_output(0):
+            node._raw_saved_mask = SavedVariable(mask)
+        if node.should_compute_output(0):
+            node._saved_scale = scale
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _native_dropout_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, mask, scale)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -24753,3 +24802,5 @@ impl("view_as_real_copy", "Autograd", view_as_real_copy, keyset_arg="raw")
 impl("view_as_real_copy.out", "Autograd", view_as_real_copy_out, keyset_arg="raw")
 impl("view_as_complex_copy", "Autograd", view_as_complex_copy, keyset_arg="raw")
 impl("view_as_complex_copy.out", "Autograd", view_as_complex_copy_out, keyset_arg="raw")
+impl("native_dropout", "Autograd", native_dropout, keyset_arg="raw")
+impl("native_dropout_backward", "Autograd", native_dropout_backward, keyset_arg="raw")

@@ -169,3 +169,31 @@ def test_set_printoptions_changes_repr(options):
 
     e, t = run(ember), run(torch)
     assert [s.replace("ember.", "torch.") for s in e] == t
+
+
+EMPTY_CALLS = [
+    lambda lib: lib.empty(3),
+    lambda lib: lib.empty(2, dtype=lib.int32),
+    lambda lib: lib.empty(2, dtype=lib.uint8),
+    lambda lib: lib.empty(2, dtype=lib.bool),
+    lambda lib: lib.empty(2, dtype=lib.complex64),
+    lambda lib: lib.empty(2, dtype=lib.float16),
+    lambda lib: lib.empty_like(lib.ones(2, 2)),
+    lambda lib: lib.empty_strided((2, 2), (1, 2)),
+    lambda lib: lib.ones(2).new_empty(3),
+    lambda lib: lib.empty(2, 2, device="meta"),
+    lambda lib: lib.zeros(2),
+]
+
+
+@pytest.mark.parametrize("warn_only", [False, True])
+@pytest.mark.parametrize("call", EMPTY_CALLS)
+def test_deterministic_mode_fills_uninitialized_memory(restore, call, warn_only):
+    def run(lib):
+        lib.use_deterministic_algorithms(True, warn_only=warn_only)
+        try:
+            return repr(call(lib)).replace("ember.", "torch.")
+        finally:
+            lib.use_deterministic_algorithms(False)
+
+    assert run(ember) == run(torch)

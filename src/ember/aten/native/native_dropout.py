@@ -31,4 +31,4 @@ def native_dropout_cpu(input, p, train):  # noqa: A002 (the schema's name)
 
 
 def native_dropout_backward_cpu(grad_output, mask, scale):
-    return at.mul__Scalar(at.mul_Tensor(grad_output, mask), scale)
+    return at.mul_Scalar(at.mul_Tensor(grad_output, mask), scale)

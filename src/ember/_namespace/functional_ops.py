@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ember._c10.naming import prefix
 from ember._c10.warning import python_warn
+from ember._ops import ops
 from ember._tensor import Tensor
 from ember.aten._generated import python_functions as _bindings
 from ember.aten.python_arg_parser import PythonArgParser
@@ -24,14 +25,29 @@ def chain_matmul(*matrices, out=None):
     return _bindings.chain_matmul(matrices, out=out)
 
 
+_range_parser = PythonArgParser(
+    [
+        "range(Scalar start, Scalar end, Scalar step=1, *, Tensor out=None, ScalarType dtype=None, "
+        "Layout layout=torch.strided, Device device=None, bool requires_grad=False)"
+    ]
+)
+
+
 def range(*args, **kwargs):  # noqa: A001 (torch's name)
-    """torch.range (deprecated): [start, end] inclusive, in the default dtype."""
+    """torch.range (deprecated): [start, end] inclusive, in the default dtype; one Python
+    signature, as python_torch_functions_manual.cpp binds it."""
+    start, end, step, out, dtype, layout, device, requires_grad = _range_parser.parse(args, kwargs)[
+        1
+    ]
     python_warn(
         f"{prefix()}.range is deprecated and will be removed in a future release because its "
         f"behavior is inconsistent with Python's range builtin. Instead, use {prefix()}.arange, "
         "which produces values in [start, end)."
     )
-    return _bindings.range(*args, **kwargs)
+    if out is not None:
+        return ops.aten.range.out(start, end, step, out=out)
+    result = ops.aten.range.step(start, end, step, dtype=dtype, layout=layout, device=device)
+    return result.requires_grad_() if requires_grad else result
 
 
 _detach_parser = PythonArgParser(["detach_(Tensor input)"])

@@ -84,6 +84,8 @@ def nuclear_norm_dim_out(self, dim, keepdim, out):
 
 def norm_except_dim(v, pow, dim):  # noqa: A002 (the schema's name)
     ndim = v.dim()
+    if ndim == 0 and dim != -1:  # v.size(0)
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     if dim == -1:
         return at.norm_Scalar(v, pow)
     if dim == 0:

@@ -1410,10 +1410,6 @@ S["fake_quantize_per_tensor_affine_cachemask_backward"] = [lambda T: ((T.f(2, 3)
 
 # --- wfnz: the functional variant and the view copies functionalization calls ---
 S["copy"] = [lambda T: ((T.c(2, 3), T.c(3)), {}), lambda T: ((T.c(3, 2).t(), T.c(2, 3)), {})]
-S["select_copy.int"] = [lambda T: ((T.f(3, 4), 0, 1), {}), lambda T: ((T.f(3, 4), -1, -2), {})]
-S["slice_copy.Tensor"] = [lambda T: ((T.f(5, 3), 0, 1, 4, 2), {}), lambda T: ((T.f(3, 4), 1), {})]
-S["split_copy.Tensor"] = [lambda T: ((T.f(5, 3), 2), {}), lambda T: ((T.f(3, 4), 3, -1), {})]
-S["detach_copy"] = [lambda T: ((T.c(2, 3),), {})]
 
 
 # --- wmha: MultiheadAttention's fast path ---
@@ -1442,3 +1438,78 @@ S["_native_multi_head_attention"] = [
         {},
     ),
 ]  # fmt: skip
+
+# --- wtop: the aliases, range and the window functions of torch's namespace ---
+for _name in ("greater", "greater_equal", "less", "less_equal", "not_equal"):
+    S[f"{_name}.Scalar"] = [_scalar(0.5)]
+    S[f"{_name}.Tensor"] = [_binary]
+S["clip"] = [lambda T: ((T.f(2, 3), -0.5, 0.5), {}), lambda T: ((T.f(2, 3),), {"max": 0.25})]
+S["clip.Tensor"] = [lambda T: ((T.f(2, 3), T.c(2, 3), None), {})]
+S["concat"] = [lambda T: (([T.f(2, 3), T.f(1, 3)],), {})]
+S["concatenate"] = [lambda T: (([T.f(2, 3), T.f(2, 1)], 1), {})]
+S["row_stack"] = [lambda T: (([T.f(3), T.f(2, 3)],), {})]
+S["ger"] = [lambda T: ((T.f(3), T.f(2)), {})]
+S["chain_matmul"] = [
+    lambda T: (([T.f(2, 3), T.f(3, 4), T.f(4, 2)],), {}),
+    lambda T: (([T.f(2, 2)],), {}),
+]
+S["range.step"] = [lambda T: ((0, 2, 0.5), {"dtype": T.lib.float64}), lambda T: ((1, 7, 3), {})]
+S["range"] = [lambda T: ((-1.5, 2), {}), lambda T: ((0, 4), {"dtype": T.lib.int32})]
+for _name in (
+    "hann_window",
+    "hamming_window",
+    "blackman_window",
+    "bartlett_window",
+    "kaiser_window",
+):
+    S[_name] = [lambda T: ((5,), {"dtype": T.lib.float64}), lambda T: ((1,), {})]
+    S[f"{_name}.periodic"] = [
+        lambda T: ((6, False), {"dtype": T.lib.float64}),
+        lambda T: ((0, True), {}),
+    ]
+S["hamming_window.periodic_alpha"] = [lambda T: ((5, False, 0.6), {"dtype": T.lib.float64})]
+S["hamming_window.periodic_alpha_beta"] = [
+    lambda T: ((6, True, 0.6, 0.3), {"dtype": T.lib.float64})
+]
+S["kaiser_window.beta"] = [lambda T: ((7, False, 3.0), {"dtype": T.lib.float64})]
+S["is_nonzero"] = [lambda T: ((T.f(1),), {}), lambda T: ((T.c(1, 1) * 0,), {})]
+S["is_same_size"] = [lambda T: ((T.f(2, 3), T.f(2, 3)), {}), lambda T: ((T.f(2), T.f(3)), {})]
+S["is_signed"] = [lambda T: ((T.f(2),), {}), lambda T: ((T.b(2),), {})]
+S["range.out_"] = [lambda T: ((0, 3), {"out": T.c(4)})]
+S["range.out"] = [lambda T: ((0, 2, 0.5), {"out": T.c(2)})]
+S["select_copy.int"] = [lambda T: ((T.f(2, 3), 1, -1), {}), lambda T: ((T.f(3), 0, 2), {})]
+S["slice_copy.Tensor"] = [
+    lambda T: ((T.f(4, 3), 0, 1, None, 2), {}),
+    lambda T: ((T.f(2, 5), 1), {}),
+]
+S["split_copy.Tensor"] = [lambda T: ((T.f(5, 2), 2), {}), lambda T: ((T.f(2, 4), 3, 1), {})]
+S["split_copy.Tensor_out"] = [
+    lambda T: ((T.c(4, 2), 2), {"out": [T.c(2, 2), T.c(2, 2)]}),
+    lambda T: ((T.c(4, 2), 2), {"out": [T.c(2, 2)]}),
+]
+S["detach_copy"] = [lambda T: ((T.f(2, 3),), {})]
+S["view_as_real_copy"] = [lambda T: ((T.f(2, 3).to(T.lib.complex128),), {})]
+S["view_as_complex_copy"] = [lambda T: ((T.c(3, 2),), {}), lambda T: ((T.c(2, 4, 2)[:, 1:3],), {})]
+S["frobenius_norm.dim"] = [
+    lambda T: ((T.f(2, 3), [0, 1]), {}),
+    lambda T: ((T.f(2, 3), [1], True), {}),
+]
+S["nuclear_norm"] = [lambda T: ((T.f(3, 2),), {}), lambda T: ((T.f(2, 3), True), {})]
+S["nuclear_norm.dim"] = [lambda T: ((T.f(2, 3, 2), [0, 2]), {})]
+S["norm_except_dim"] = [
+    lambda T: ((T.f(2, 3, 2),), {}),
+    lambda T: ((T.f(2, 3, 2), 3, 1), {}),
+    lambda T: ((T.f(2, 3), 2, -1), {}),
+    lambda T: ((T.f(2, 3), 1, 1), {}),
+]
+S["vander"] = [
+    lambda T: ((T.f(3),), {}),
+    lambda T: ((T.f(3), 4, True), {}),
+    lambda T: ((T.l([1, 2]), 3), {}),
+]
+S["native_dropout"] = [
+    _seeded(lambda T: ((T.f(3, 4), 0.4, True), {})),
+    lambda T: ((T.f(2, 3), 0.5, False), {}),
+    _seeded(lambda T: ((T.f(2, 3), 1.0, None), {})),
+]
+S["native_dropout_backward"] = [lambda T: ((T.f(2, 3), T.b(2, 3), 2.0), {})]

@@ -208,3 +208,45 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
     autograd.install(Tensor)
     Tensor.split = _tensor_split_method
     _aten_torch_function.install(Tensor)  # last: wraps what the layers above installed
+
+    # -- the non-operator names of torch's namespace (wtop) --
+    import math as _math
+
+    inf = _math.inf
+    nan = _math.nan
+    pi = _math.pi
+    e = _math.e
+    newaxis = None
+    from ember._namespace.type_info import finfo, iinfo
+    from ember._namespace.removed_linalg import eig, lstsq, matrix_rank, solve, symeig
+    from ember._namespace.global_state import (
+        are_deterministic_algorithms_enabled,
+        get_deterministic_debug_mode,
+        get_float32_matmul_precision,
+        get_num_interop_threads,
+        get_num_threads,
+        is_deterministic_algorithms_warn_only_enabled,
+        is_warn_always_enabled,
+        set_deterministic_debug_mode,
+        set_float32_matmul_precision,
+        set_flush_denormal,
+        set_num_interop_threads,
+        set_num_threads,
+        set_warn_always,
+        use_deterministic_algorithms,
+    )
+    from ember._namespace.legacy_types import (
+        BFloat16Tensor,
+        BoolTensor,
+        ByteTensor,
+        CharTensor,
+        DoubleTensor,
+        FloatTensor,
+        HalfTensor,
+        IntTensor,
+        LongTensor,
+        ShortTensor,
+        set_default_tensor_type,
+    )
+    from ember._tensor_str import set_printoptions
+    from ember._namespace.functional_ops import chain_matmul, detach_, range  # noqa: A001

@@ -155,7 +155,12 @@ def type_(self, *args, **kwargs):
         return _to_dtype.call(self, dtype, non_blocking, False, memory_format)
     if isinstance(dtype, type):
         tensor_class = _TENSOR_CLASS[0] if _TENSOR_CLASS else None
-        name = f"{prefix()}.Tensor" if dtype is tensor_class else type_name_of(dtype)
+        if dtype is tensor_class:
+            name = f"{prefix()}.Tensor"
+        elif type(dtype).__name__ == "tensortype":  # torch.LongTensor (_namespace/legacy_types)
+            name = f"{prefix()}.{dtype.__name__}"
+        else:
+            name = type_name_of(dtype)
     elif isinstance(dtype, str):
         name = dtype
     else:

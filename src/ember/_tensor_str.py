@@ -48,7 +48,7 @@ def set_printoptions(
     precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None, sci_mode=None
 ) -> None:
     """torch.set_printoptions: the same arguments and profiles."""
-    if profile is not None:
+    if profile in _PROFILES:  # another name changes nothing, as in torch
         (
             PRINT_OPTS.precision,
             PRINT_OPTS.threshold,

@@ -428,9 +428,13 @@ def _is_sequence(obj) -> bool:
     return not isinstance(obj, dict) and hasattr(type(obj), "__getitem__")
 
 
-def _legacy_tensor(args, kwargs):
+def _legacy_tensor(args, kwargs, dtype=None):
+    """torch.Tensor(...) (the default dtype) or a legacy typed constructor's (dtype given:
+    torch.LongTensor(...), ember/_namespace/legacy_types.py)."""
     from ember._ops import ops
 
+    if dtype is None:
+        dtype = _dtypes.get_default_dtype()
     first = args[0] if args else None
     if len(args) == 1 and isinstance(first, (list, tuple)) and not isinstance(first, Size):
         # new(size) also binds new(sequence), whose first argument is then data unless it is a
@@ -438,9 +442,8 @@ def _legacy_tensor(args, kwargs):
         # only on the size path, so a list of anything is data here.
         if not kwargs or set(kwargs) <= {"device"}:
             _check_legacy_device(_legacy_parser.parse((), kwargs)[1][0])
-            return _new_from_data(first, _dtypes.get_default_dtype(), CPU, False, "")
+            return _new_from_data(first, dtype, CPU, False, "")
     index, values = _legacy_parser.parse(args, kwargs)
-    dtype = _dtypes.get_default_dtype()
     if index == 0:
         _check_legacy_device(values[0])
         return ops.aten.empty.memory_format([0], dtype=dtype, layout=strided, device=CPU)

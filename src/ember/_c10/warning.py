@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 import warnings
 
-__all__ = ["python_warn", "torch_warn", "torch_warn_once"]
+__all__ = ["get_warn_always", "python_warn", "set_warn_always", "torch_warn", "torch_warn_once"]
 
 
 def _inside_ember(frame) -> bool:
@@ -44,10 +44,20 @@ def torch_warn(message: str, source: str, category=UserWarning) -> None:
 
 
 _WARNED_ONCE: set = set()
+_WARN_ALWAYS = [False]  # c10::WarningUtils::set_warnAlways (torch.set_warn_always)
+
+
+def set_warn_always(enabled: bool) -> None:
+    _WARN_ALWAYS[0] = enabled
+
+
+def get_warn_always() -> bool:
+    return _WARN_ALWAYS[0]
 
 
 def torch_warn_once(message: str, source: str, category=UserWarning) -> None:
-    """TORCH_WARN_ONCE: as torch_warn, the first time in the process only."""
-    if message not in _WARNED_ONCE:
+    """TORCH_WARN_ONCE: as torch_warn, the first time in the process only (every time
+    while torch.set_warn_always(True))."""
+    if _WARN_ALWAYS[0] or message not in _WARNED_ONCE:
         _WARNED_ONCE.add(message)
         _warn(f"{message} (Triggered internally at /__w/pytorch/pytorch/{source}.)", category)

@@ -463,6 +463,10 @@ from ember.autograd.formulas_distance import (  # noqa: E402, F401 (derivatives.
     cdist_backward_x2,
     euclidean_dist_backward,
 )
+from ember.autograd.formulas_dropout import (  # noqa: E402, F401 (derivatives.yaml)
+    native_dropout_double_backward,
+    native_dropout_input_backward,
+)
 from ember.autograd.formulas_forward import (  # noqa: E402, F401 (derivatives.yaml result: entries)
     amaxamin_jvp,
     apply_loss_reduction,

@@ -196,6 +196,8 @@ _op_baddbmm = handle("baddbmm")
 _op_baddbmm_dtype = handle("baddbmm.dtype")
 _op_baddbmm_dtype_out = handle("baddbmm.dtype_out")
 _op_baddbmm_out = handle("baddbmm.out")
+_op_bartlett_window = handle("bartlett_window")
+_op_bartlett_window_periodic = handle("bartlett_window.periodic")
 _op_batch_norm = handle("batch_norm")
 _op_bernoulli = handle("bernoulli")
 _op_bernoulli_out = handle("bernoulli.out")
@@ -230,6 +232,8 @@ _op_bitwise_xor_Scalar_Tensor = handle("bitwise_xor.Scalar_Tensor")
 _op_bitwise_xor_Scalar_out = handle("bitwise_xor.Scalar_out")
 _op_bitwise_xor_Tensor = handle("bitwise_xor.Tensor")
 _op_bitwise_xor_Tensor_out = handle("bitwise_xor.Tensor_out")
+_op_blackman_window = handle("blackman_window")
+_op_blackman_window_periodic = handle("blackman_window.periodic")
 _op_block_diag = handle("block_diag")
 _op_bmm = handle("bmm")
 _op_bmm_dtype = handle("bmm.dtype")
@@ -249,6 +253,8 @@ _op_ceil_out = handle("ceil.out")
 _op_ceil_ = handle("ceil_")
 _op_celu = handle("celu")
 _op_celu_ = handle("celu_")
+_op_chain_matmul = handle("chain_matmul")
+_op_chain_matmul_out = handle("chain_matmul.out")
 _op_channel_shuffle = handle("channel_shuffle")
 _op_cholesky = handle("cholesky")
 _op_cholesky_out = handle("cholesky.out")
@@ -275,12 +281,22 @@ _op_clamp_min_Tensor_out = handle("clamp_min.Tensor_out")
 _op_clamp_min_out = handle("clamp_min.out")
 _op_clamp_min_ = handle("clamp_min_")
 _op_clamp_min__Tensor = handle("clamp_min_.Tensor")
+_op_clip = handle("clip")
+_op_clip_Tensor = handle("clip.Tensor")
+_op_clip_Tensor_out = handle("clip.Tensor_out")
+_op_clip_out = handle("clip.out")
+_op_clip_ = handle("clip_")
+_op_clip__Tensor = handle("clip_.Tensor")
 _op_clone = handle("clone")
 _op_column_stack = handle("column_stack")
 _op_column_stack_out = handle("column_stack.out")
 _op_combinations = handle("combinations")
 _op_complex = handle("complex")
 _op_complex_out = handle("complex.out")
+_op_concat = handle("concat")
+_op_concat_out = handle("concat.out")
+_op_concatenate = handle("concatenate")
+_op_concatenate_out = handle("concatenate.out")
 _op_conj = handle("conj")
 _op_conj_physical = handle("conj_physical")
 _op_conj_physical_out = handle("conj_physical.out")
@@ -332,6 +348,7 @@ _op_deg2rad_ = handle("deg2rad_")
 _op_det = handle("det")
 _op_detach = handle("detach")
 _op_detach_copy = handle("detach_copy")
+_op_detach_copy_out = handle("detach_copy.out")
 _op_diag = handle("diag")
 _op_diag_embed = handle("diag_embed")
 _op_diagflat = handle("diagflat")
@@ -439,6 +456,8 @@ _op_frac_out = handle("frac.out")
 _op_frac_ = handle("frac_")
 _op_frexp_Tensor = handle("frexp.Tensor")
 _op_frexp_Tensor_out = handle("frexp.Tensor_out")
+_op_frobenius_norm_dim = handle("frobenius_norm.dim")
+_op_frobenius_norm_out = handle("frobenius_norm.out")
 _op_full = handle("full")
 _op_full_out = handle("full.out")
 _op_full_like = handle("full_like")
@@ -453,6 +472,8 @@ _op_ge_Tensor = handle("ge.Tensor")
 _op_ge_Tensor_out = handle("ge.Tensor_out")
 _op_geqrf = handle("geqrf")
 _op_geqrf_a = handle("geqrf.a")
+_op_ger = handle("ger")
+_op_ger_out = handle("ger.out")
 _op_gradient_array = handle("gradient.array")
 _op_gradient_scalararray = handle("gradient.scalararray")
 _op_gradient_scalarint = handle("gradient.scalarint")
@@ -460,12 +481,26 @@ _op_gradient_scalarrayarray = handle("gradient.scalarrayarray")
 _op_gradient_scalarrayint = handle("gradient.scalarrayint")
 _op_gradient_tensorarray = handle("gradient.tensorarray")
 _op_gradient_tensorarrayint = handle("gradient.tensorarrayint")
+_op_greater_Scalar = handle("greater.Scalar")
+_op_greater_Scalar_out = handle("greater.Scalar_out")
+_op_greater_Tensor = handle("greater.Tensor")
+_op_greater_Tensor_out = handle("greater.Tensor_out")
+_op_greater_equal_Scalar = handle("greater_equal.Scalar")
+_op_greater_equal_Scalar_out = handle("greater_equal.Scalar_out")
+_op_greater_equal_Tensor = handle("greater_equal.Tensor")
+_op_greater_equal_Tensor_out = handle("greater_equal.Tensor_out")
 _op_group_norm = handle("group_norm")
 _op_gru_cell = handle("gru_cell")
 _op_gt_Scalar = handle("gt.Scalar")
 _op_gt_Scalar_out = handle("gt.Scalar_out")
 _op_gt_Tensor = handle("gt.Tensor")
 _op_gt_Tensor_out = handle("gt.Tensor_out")
+_op_hamming_window = handle("hamming_window")
+_op_hamming_window_periodic = handle("hamming_window.periodic")
+_op_hamming_window_periodic_alpha = handle("hamming_window.periodic_alpha")
+_op_hamming_window_periodic_alpha_beta = handle("hamming_window.periodic_alpha_beta")
+_op_hann_window = handle("hann_window")
+_op_hann_window_periodic = handle("hann_window.periodic")
 _op_hardshrink = handle("hardshrink")
 _op_hardshrink_out = handle("hardshrink.out")
 _op_hardshrink_backward = handle("hardshrink_backward")
@@ -515,6 +550,9 @@ _op_inverse = handle("inverse")
 _op_inverse_out = handle("inverse.out")
 _op_is_conj = handle("is_conj")
 _op_is_neg = handle("is_neg")
+_op_is_nonzero = handle("is_nonzero")
+_op_is_same_size = handle("is_same_size")
+_op_is_signed = handle("is_signed")
 _op_isclose = handle("isclose")
 _op_isfinite = handle("isfinite")
 _op_isin_Scalar_Tensor = handle("isin.Scalar_Tensor")
@@ -530,6 +568,9 @@ _op_isneginf_out = handle("isneginf.out")
 _op_isposinf = handle("isposinf")
 _op_isposinf_out = handle("isposinf.out")
 _op_isreal = handle("isreal")
+_op_kaiser_window = handle("kaiser_window")
+_op_kaiser_window_beta = handle("kaiser_window.beta")
+_op_kaiser_window_periodic = handle("kaiser_window.periodic")
 _op_kl_div = handle("kl_div")
 _op_kron = handle("kron")
 _op_kron_out = handle("kron.out")
@@ -550,6 +591,14 @@ _op_lerp_Scalar = handle("lerp.Scalar")
 _op_lerp_Scalar_out = handle("lerp.Scalar_out")
 _op_lerp_Tensor = handle("lerp.Tensor")
 _op_lerp_Tensor_out = handle("lerp.Tensor_out")
+_op_less_Scalar = handle("less.Scalar")
+_op_less_Scalar_out = handle("less.Scalar_out")
+_op_less_Tensor = handle("less.Tensor")
+_op_less_Tensor_out = handle("less.Tensor_out")
+_op_less_equal_Scalar = handle("less_equal.Scalar")
+_op_less_equal_Scalar_out = handle("less_equal.Scalar_out")
+_op_less_equal_Tensor = handle("less_equal.Tensor")
+_op_less_equal_Tensor_out = handle("less_equal.Tensor_out")
 _op_lgamma = handle("lgamma")
 _op_lgamma_out = handle("lgamma.out")
 _op_linspace = handle("linspace")
@@ -688,6 +737,8 @@ _op_narrow_copy_out = handle("narrow_copy.out")
 _op_native_batch_norm = handle("native_batch_norm")
 _op_native_batch_norm_backward = handle("native_batch_norm_backward")
 _op_native_channel_shuffle = handle("native_channel_shuffle")
+_op_native_dropout = handle("native_dropout")
+_op_native_dropout_backward = handle("native_dropout_backward")
 _op_native_group_norm = handle("native_group_norm")
 _op_native_group_norm_backward = handle("native_group_norm_backward")
 _op_native_layer_norm = handle("native_layer_norm")
@@ -709,6 +760,7 @@ _op_nonzero_out = handle("nonzero.out")
 _op_nonzero_numpy = handle("nonzero_numpy")
 _op_nonzero_static = handle("nonzero_static")
 _op_nonzero_static_out = handle("nonzero_static.out")
+_op_norm_except_dim = handle("norm_except_dim")
 _op_normal_Tensor_Tensor = handle("normal.Tensor_Tensor")
 _op_normal_Tensor_Tensor_out = handle("normal.Tensor_Tensor_out")
 _op_normal_Tensor_float = handle("normal.Tensor_float")
@@ -717,6 +769,14 @@ _op_normal_float_Tensor = handle("normal.float_Tensor")
 _op_normal_float_Tensor_out = handle("normal.float_Tensor_out")
 _op_normal_float_float = handle("normal.float_float")
 _op_normal_float_float_out = handle("normal.float_float_out")
+_op_not_equal_Scalar = handle("not_equal.Scalar")
+_op_not_equal_Scalar_out = handle("not_equal.Scalar_out")
+_op_not_equal_Tensor = handle("not_equal.Tensor")
+_op_not_equal_Tensor_out = handle("not_equal.Tensor_out")
+_op_nuclear_norm = handle("nuclear_norm")
+_op_nuclear_norm_dim = handle("nuclear_norm.dim")
+_op_nuclear_norm_dim_out = handle("nuclear_norm.dim_out")
+_op_nuclear_norm_out = handle("nuclear_norm.out")
 _op_ones = handle("ones")
 _op_ones_out = handle("ones.out")
 _op_ones_like = handle("ones_like")
@@ -787,6 +847,10 @@ _op_randperm = handle("randperm")
 _op_randperm_generator = handle("randperm.generator")
 _op_randperm_generator_out = handle("randperm.generator_out")
 _op_randperm_out = handle("randperm.out")
+_op_range = handle("range")
+_op_range_out = handle("range.out")
+_op_range_out_ = handle("range.out_")
+_op_range_step = handle("range.step")
 _op_ravel = handle("ravel")
 _op_real = handle("real")
 _op_reciprocal = handle("reciprocal")
@@ -819,6 +883,8 @@ _op_round_decimals_out = handle("round.decimals_out")
 _op_round_out = handle("round.out")
 _op_round_ = handle("round_")
 _op_round__decimals = handle("round_.decimals")
+_op_row_stack = handle("row_stack")
+_op_row_stack_out = handle("row_stack.out")
 _op_rsqrt = handle("rsqrt")
 _op_rsqrt_out = handle("rsqrt.out")
 _op_rsqrt_ = handle("rsqrt_")
@@ -843,6 +909,7 @@ _op_searchsorted_Tensor = handle("searchsorted.Tensor")
 _op_searchsorted_Tensor_out = handle("searchsorted.Tensor_out")
 _op_select_int = handle("select.int")
 _op_select_copy_int = handle("select_copy.int")
+_op_select_copy_int_out = handle("select_copy.int_out")
 _op_select_scatter = handle("select_scatter")
 _op_selu = handle("selu")
 _op_selu_ = handle("selu_")
@@ -866,6 +933,7 @@ _op_sinh_out = handle("sinh.out")
 _op_sinh_ = handle("sinh_")
 _op_slice_Tensor = handle("slice.Tensor")
 _op_slice_copy_Tensor = handle("slice_copy.Tensor")
+_op_slice_copy_Tensor_out = handle("slice_copy.Tensor_out")
 _op_slice_scatter = handle("slice_scatter")
 _op_slogdet = handle("slogdet")
 _op_slogdet_out = handle("slogdet.out")
@@ -877,6 +945,7 @@ _op_sort_values_stable = handle("sort.values_stable")
 _op_split_Tensor = handle("split.Tensor")
 _op_split_sizes = handle("split.sizes")
 _op_split_copy_Tensor = handle("split_copy.Tensor")
+_op_split_copy_Tensor_out = handle("split_copy.Tensor_out")
 _op_split_with_sizes = handle("split_with_sizes")
 _op_split_with_sizes_copy = handle("split_with_sizes_copy")
 _op_split_with_sizes_copy_out = handle("split_with_sizes_copy.out")
@@ -982,6 +1051,7 @@ _op_unsafe_split_with_sizes = handle("unsafe_split_with_sizes")
 _op_unsqueeze = handle("unsqueeze")
 _op_unsqueeze_copy = handle("unsqueeze_copy")
 _op_unsqueeze_copy_out = handle("unsqueeze_copy.out")
+_op_vander = handle("vander")
 _op_var = handle("var")
 _op_var_correction = handle("var.correction")
 _op_var_correction_out = handle("var.correction_out")
@@ -992,7 +1062,11 @@ _op_var_mean_correction = handle("var_mean.correction")
 _op_var_mean_dim = handle("var_mean.dim")
 _op_vdot = handle("vdot")
 _op_view_as_complex = handle("view_as_complex")
+_op_view_as_complex_copy = handle("view_as_complex_copy")
+_op_view_as_complex_copy_out = handle("view_as_complex_copy.out")
 _op_view_as_real = handle("view_as_real")
+_op_view_as_real_copy = handle("view_as_real_copy")
+_op_view_as_real_copy_out = handle("view_as_real_copy.out")
 _op_view_copy = handle("view_copy")
 _op_view_copy_dtype = handle("view_copy.dtype")
 _op_view_copy_dtype_out = handle("view_copy.dtype_out")
@@ -3856,6 +3930,32 @@ def baddbmm(*args, **kwargs):
 
 
 
+_parser_f_bartlett_window = PythonArgParser(
+    [
+        'bartlett_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'bartlett_window(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+    ],
+)
+
+
+def bartlett_window(*args, **kwargs):
+    """bartlett_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | bartlett_window(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_bartlett_window.parse(args, kwargs)
+        if index == 0:
+            return make_factory(_op_bartlett_window, (v[0], v[1], v[2], CPU if v[3] is None else v[3], v[4],), v[5])
+        else:
+            return make_factory(_op_bartlett_window_periodic, (v[0], v[1], v[2], v[3], CPU if v[4] is None else v[4], v[5],), v[6])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(bartlett_window, _parser_f_bartlett_window, args, kwargs, MODULE)
+
+
+
 _parser_f_batch_norm = PythonArgParser(
     [
         'batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled)',
@@ -4173,6 +4273,32 @@ def bitwise_xor(*args, **kwargs):
 
 
 
+_parser_f_blackman_window = PythonArgParser(
+    [
+        'blackman_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'blackman_window(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+    ],
+)
+
+
+def blackman_window(*args, **kwargs):
+    """blackman_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | blackman_window(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_blackman_window.parse(args, kwargs)
+        if index == 0:
+            return make_factory(_op_blackman_window, (v[0], v[1], v[2], CPU if v[3] is None else v[3], v[4],), v[5])
+        else:
+            return make_factory(_op_blackman_window_periodic, (v[0], v[1], v[2], v[3], CPU if v[4] is None else v[4], v[5],), v[6])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(blackman_window, _parser_f_blackman_window, args, kwargs, MODULE)
+
+
+
 _parser_f_block_diag = PythonArgParser(
     [
         'block_diag(Tensor[] tensors)',
@@ -4471,6 +4597,30 @@ def celu_(*args, **kwargs):
 
 
 
+_parser_f_chain_matmul = PythonArgParser(
+    [
+        'chain_matmul(Tensor[] matrices, *, Tensor? out=None)',
+    ],
+)
+
+
+def chain_matmul(*args, **kwargs):
+    """chain_matmul(Tensor[] matrices, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_chain_matmul.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_chain_matmul.call(v[0])
+        return _op_chain_matmul_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(chain_matmul, _parser_f_chain_matmul, args, kwargs, MODULE)
+
+
+
 _parser_f_channel_shuffle = PythonArgParser(
     [
         'channel_shuffle(Tensor input, SymInt groups)',
@@ -4755,6 +4905,62 @@ def clamp_min_(*args, **kwargs):
 
 
 
+_parser_f_clip = PythonArgParser(
+    [
+        'clip(Tensor input, Tensor? min=None, Tensor? max=None, *, Tensor? out=None)',
+        'clip(Tensor input, Scalar? min=None, Scalar? max=None, *, Tensor? out=None)',
+    ],
+)
+
+
+def clip(*args, **kwargs):
+    """clip(Tensor input, Tensor? min=None, Tensor? max=None, *, Tensor? out=None) | clip(Tensor input, Scalar? min=None, Scalar? max=None, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_clip.parse(args, kwargs)
+        if index == 0:
+            if v[3] is None:
+                return _op_clip_Tensor.call(v[0], v[1], v[2])
+            return _op_clip_Tensor_out.call(v[0], v[1], v[2], v[3])
+        else:
+            if v[3] is None:
+                return _op_clip.call(v[0], v[1], v[2])
+            return _op_clip_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(clip, _parser_f_clip, args, kwargs, MODULE)
+
+
+
+_parser_f_clip_ = PythonArgParser(
+    [
+        'clip_(Tensor input, Tensor? min=None, Tensor? max=None)',
+        'clip_(Tensor input, Scalar? min=None, Scalar? max=None)',
+    ],
+)
+
+
+def clip_(*args, **kwargs):
+    """clip_(Tensor input, Tensor? min=None, Tensor? max=None) | clip_(Tensor input, Scalar? min=None, Scalar? max=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_clip_.parse(args, kwargs)
+        if index == 0:
+            return _op_clip__Tensor.call(v[0], v[1], v[2])
+        else:
+            return _op_clip_.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(clip_, _parser_f_clip_, args, kwargs, MODULE)
+
+
+
 _parser_f_clone = PythonArgParser(
     [
         'clone(Tensor input, *, MemoryFormat? memory_format=None)',
@@ -4852,6 +5058,54 @@ def complex(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(complex, _parser_f_complex, args, kwargs, MODULE)
+
+
+
+_parser_f_concat = PythonArgParser(
+    [
+        'concat(Tensor[] tensors, int dim=0, *, Tensor? out=None)',
+    ],
+)
+
+
+def concat(*args, **kwargs):
+    """concat(Tensor[] tensors, int dim=0, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_concat.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_concat.call(v[0], v[1])
+        return _op_concat_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(concat, _parser_f_concat, args, kwargs, MODULE)
+
+
+
+_parser_f_concatenate = PythonArgParser(
+    [
+        'concatenate(Tensor[] tensors, int dim=0, *, Tensor? out=None)',
+    ],
+)
+
+
+def concatenate(*args, **kwargs):
+    """concatenate(Tensor[] tensors, int dim=0, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_concatenate.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_concatenate.call(v[0], v[1])
+        return _op_concatenate_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(concatenate, _parser_f_concatenate, args, kwargs, MODULE)
 
 
 
@@ -5689,22 +5943,20 @@ def detach(*args, **kwargs):
 
 _parser_f_detach_copy = PythonArgParser(
     [
-        'detach_copy(Tensor input)',
+        'detach_copy(Tensor input, *, Tensor? out=None)',
     ],
 )
-_tail_parser_f_detach_copy = [p.default for p in _parser_f_detach_copy.signatures[0].params[1:]]
 
 
 def detach_copy(*args, **kwargs):
-    """detach_copy(Tensor input)"""
+    """detach_copy(Tensor input, *, Tensor? out=None)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
-            index, v = 0, [args[0], *_tail_parser_f_detach_copy]
-        else:
-            index, v = _parser_f_detach_copy.parse(args, kwargs)
-        return _op_detach_copy.call(v[0])
+        v = _parser_f_detach_copy.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_detach_copy.call(v[0])
+        return _op_detach_copy_out.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:
@@ -7292,6 +7544,30 @@ def frexp(*args, **kwargs):
 
 
 
+_parser_f_frobenius_norm = PythonArgParser(
+    [
+        'frobenius_norm(Tensor input, int[1] dim, bool keepdim=False, *, Tensor? out=None)',
+    ],
+)
+
+
+def frobenius_norm(*args, **kwargs):
+    """frobenius_norm(Tensor input, int[1] dim, bool keepdim=False, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_frobenius_norm.parse(args, kwargs)[1]
+        if v[3] is None:
+            return _op_frobenius_norm_dim.call(v[0], v[1], v[2])
+        return _op_frobenius_norm_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(frobenius_norm, _parser_f_frobenius_norm, args, kwargs, MODULE)
+
+
+
 _parser_f_full = PythonArgParser(
     [
         'full(SymInt[] size, Scalar fill_value, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
@@ -7467,6 +7743,30 @@ def geqrf(*args, **kwargs):
 
 
 
+_parser_f_ger = PythonArgParser(
+    [
+        'ger(Tensor input, Tensor vec2, *, Tensor? out=None)',
+    ],
+)
+
+
+def ger(*args, **kwargs):
+    """ger(Tensor input, Tensor vec2, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_ger.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_ger.call(v[0], v[1])
+        return _op_ger_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(ger, _parser_f_ger, args, kwargs, MODULE)
+
+
+
 _parser_f_gradient = PythonArgParser(
     [
         'gradient(Tensor input, *, int[] dim, int edge_order=1)',
@@ -7505,6 +7805,66 @@ def gradient(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(gradient, _parser_f_gradient, args, kwargs, MODULE)
+
+
+
+_parser_f_greater = PythonArgParser(
+    [
+        'greater(Tensor input, Tensor other, *, Tensor? out=None)',
+        'greater(Tensor input, Scalar other, *, Tensor? out=None)',
+    ],
+)
+
+
+def greater(*args, **kwargs):
+    """greater(Tensor input, Tensor other, *, Tensor? out=None) | greater(Tensor input, Scalar other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_greater.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_greater_Tensor.call(v[0], v[1])
+            return _op_greater_Tensor_out.call(v[0], v[1], v[2])
+        else:
+            if v[2] is None:
+                return _op_greater_Scalar.call(v[0], v[1])
+            return _op_greater_Scalar_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(greater, _parser_f_greater, args, kwargs, MODULE)
+
+
+
+_parser_f_greater_equal = PythonArgParser(
+    [
+        'greater_equal(Tensor input, Tensor other, *, Tensor? out=None)',
+        'greater_equal(Tensor input, Scalar other, *, Tensor? out=None)',
+    ],
+)
+
+
+def greater_equal(*args, **kwargs):
+    """greater_equal(Tensor input, Tensor other, *, Tensor? out=None) | greater_equal(Tensor input, Scalar other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_greater_equal.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_greater_equal_Tensor.call(v[0], v[1])
+            return _op_greater_equal_Tensor_out.call(v[0], v[1], v[2])
+        else:
+            if v[2] is None:
+                return _op_greater_equal_Scalar.call(v[0], v[1])
+            return _op_greater_equal_Scalar_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(greater_equal, _parser_f_greater_equal, args, kwargs, MODULE)
 
 
 
@@ -7583,6 +7943,64 @@ def gt(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(gt, _parser_f_gt, args, kwargs, MODULE)
+
+
+
+_parser_f_hamming_window = PythonArgParser(
+    [
+        'hamming_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'hamming_window(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'hamming_window(int window_length, bool periodic, float alpha, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'hamming_window(int window_length, bool periodic, float alpha, float beta, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+    ],
+)
+
+
+def hamming_window(*args, **kwargs):
+    """hamming_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | hamming_window(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | hamming_window(int window_length, bool periodic, float alpha, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | hamming_window(int window_length, bool periodic, float alpha, float beta, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_hamming_window.parse(args, kwargs)
+        if index == 0:
+            return make_factory(_op_hamming_window, (v[0], v[1], v[2], CPU if v[3] is None else v[3], v[4],), v[5])
+        elif index == 1:
+            return make_factory(_op_hamming_window_periodic, (v[0], v[1], v[2], v[3], CPU if v[4] is None else v[4], v[5],), v[6])
+        elif index == 2:
+            return make_factory(_op_hamming_window_periodic_alpha, (v[0], v[1], v[2], v[3], v[4], CPU if v[5] is None else v[5], v[6],), v[7])
+        else:
+            return make_factory(_op_hamming_window_periodic_alpha_beta, (v[0], v[1], v[2], v[3], v[4], v[5], CPU if v[6] is None else v[6], v[7],), v[8])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(hamming_window, _parser_f_hamming_window, args, kwargs, MODULE)
+
+
+
+_parser_f_hann_window = PythonArgParser(
+    [
+        'hann_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'hann_window(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+    ],
+)
+
+
+def hann_window(*args, **kwargs):
+    """hann_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | hann_window(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_hann_window.parse(args, kwargs)
+        if index == 0:
+            return make_factory(_op_hann_window, (v[0], v[1], v[2], CPU if v[3] is None else v[3], v[4],), v[5])
+        else:
+            return make_factory(_op_hann_window_periodic, (v[0], v[1], v[2], v[3], CPU if v[4] is None else v[4], v[5],), v[6])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(hann_window, _parser_f_hann_window, args, kwargs, MODULE)
 
 
 
@@ -8253,6 +8671,84 @@ def is_neg(*args, **kwargs):
 
 
 
+_parser_f_is_nonzero = PythonArgParser(
+    [
+        'is_nonzero(Tensor input)',
+    ],
+)
+_tail_parser_f_is_nonzero = [p.default for p in _parser_f_is_nonzero.signatures[0].params[1:]]
+
+
+def is_nonzero(*args, **kwargs):
+    """is_nonzero(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_is_nonzero]
+        else:
+            index, v = _parser_f_is_nonzero.parse(args, kwargs)
+        return _op_is_nonzero.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(is_nonzero, _parser_f_is_nonzero, args, kwargs, MODULE)
+
+
+
+_parser_f_is_same_size = PythonArgParser(
+    [
+        'is_same_size(Tensor input, Tensor other)',
+    ],
+)
+_tail_parser_f_is_same_size = [p.default for p in _parser_f_is_same_size.signatures[0].params[2:]]
+
+
+def is_same_size(*args, **kwargs):
+    """is_same_size(Tensor input, Tensor other)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_is_same_size]
+        else:
+            index, v = _parser_f_is_same_size.parse(args, kwargs)
+        return _op_is_same_size.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(is_same_size, _parser_f_is_same_size, args, kwargs, MODULE)
+
+
+
+_parser_f_is_signed = PythonArgParser(
+    [
+        'is_signed(Tensor input)',
+    ],
+)
+_tail_parser_f_is_signed = [p.default for p in _parser_f_is_signed.signatures[0].params[1:]]
+
+
+def is_signed(*args, **kwargs):
+    """is_signed(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_is_signed]
+        else:
+            index, v = _parser_f_is_signed.parse(args, kwargs)
+        return _op_is_signed.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(is_signed, _parser_f_is_signed, args, kwargs, MODULE)
+
+
+
 _parser_f_isclose = PythonArgParser(
     [
         'isclose(Tensor input, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False)',
@@ -8463,6 +8959,35 @@ def isreal(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(isreal, _parser_f_isreal, args, kwargs, MODULE)
+
+
+
+_parser_f_kaiser_window = PythonArgParser(
+    [
+        'kaiser_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'kaiser_window(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'kaiser_window(int window_length, bool periodic, float beta, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+    ],
+)
+
+
+def kaiser_window(*args, **kwargs):
+    """kaiser_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | kaiser_window(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | kaiser_window(int window_length, bool periodic, float beta, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_kaiser_window.parse(args, kwargs)
+        if index == 0:
+            return make_factory(_op_kaiser_window, (v[0], v[1], v[2], CPU if v[3] is None else v[3], v[4],), v[5])
+        elif index == 1:
+            return make_factory(_op_kaiser_window_periodic, (v[0], v[1], v[2], v[3], CPU if v[4] is None else v[4], v[5],), v[6])
+        else:
+            return make_factory(_op_kaiser_window_beta, (v[0], v[1], v[2], v[3], v[4], CPU if v[5] is None else v[5], v[6],), v[7])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(kaiser_window, _parser_f_kaiser_window, args, kwargs, MODULE)
 
 
 
@@ -8719,6 +9244,66 @@ def lerp(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(lerp, _parser_f_lerp, args, kwargs, MODULE)
+
+
+
+_parser_f_less = PythonArgParser(
+    [
+        'less(Tensor input, Tensor other, *, Tensor? out=None)',
+        'less(Tensor input, Scalar other, *, Tensor? out=None)',
+    ],
+)
+
+
+def less(*args, **kwargs):
+    """less(Tensor input, Tensor other, *, Tensor? out=None) | less(Tensor input, Scalar other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_less.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_less_Tensor.call(v[0], v[1])
+            return _op_less_Tensor_out.call(v[0], v[1], v[2])
+        else:
+            if v[2] is None:
+                return _op_less_Scalar.call(v[0], v[1])
+            return _op_less_Scalar_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(less, _parser_f_less, args, kwargs, MODULE)
+
+
+
+_parser_f_less_equal = PythonArgParser(
+    [
+        'less_equal(Tensor input, Tensor other, *, Tensor? out=None)',
+        'less_equal(Tensor input, Scalar other, *, Tensor? out=None)',
+    ],
+)
+
+
+def less_equal(*args, **kwargs):
+    """less_equal(Tensor input, Tensor other, *, Tensor? out=None) | less_equal(Tensor input, Scalar other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_less_equal.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_less_equal_Tensor.call(v[0], v[1])
+            return _op_less_equal_Tensor_out.call(v[0], v[1], v[2])
+        else:
+            if v[2] is None:
+                return _op_less_equal_Scalar.call(v[0], v[1])
+            return _op_less_equal_Scalar_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(less_equal, _parser_f_less_equal, args, kwargs, MODULE)
 
 
 
@@ -10417,6 +11002,50 @@ def native_channel_shuffle(*args, **kwargs):
 
 
 
+_parser_f_native_dropout = PythonArgParser(
+    [
+        'native_dropout(Tensor input, float p, bool? train)',
+    ],
+)
+
+
+def native_dropout(*args, **kwargs):
+    """native_dropout(Tensor input, float p, bool? train)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_native_dropout.parse(args, kwargs)[1]
+        return _op_native_dropout.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(native_dropout, _parser_f_native_dropout, args, kwargs, MODULE)
+
+
+
+_parser_f_native_dropout_backward = PythonArgParser(
+    [
+        'native_dropout_backward(Tensor grad_output, Tensor mask, float scale)',
+    ],
+)
+
+
+def native_dropout_backward(*args, **kwargs):
+    """native_dropout_backward(Tensor grad_output, Tensor mask, float scale)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_native_dropout_backward.parse(args, kwargs)[1]
+        return _op_native_dropout_backward.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(native_dropout_backward, _parser_f_native_dropout_backward, args, kwargs, MODULE)
+
+
+
 _parser_f_native_group_norm = PythonArgParser(
     [
         'native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps)',
@@ -10733,6 +11362,32 @@ def nonzero_static(*args, **kwargs):
 
 
 
+_parser_f_norm_except_dim = PythonArgParser(
+    [
+        'norm_except_dim(Tensor v, int pow=2, int dim=0)',
+    ],
+)
+_tail_parser_f_norm_except_dim = [p.default for p in _parser_f_norm_except_dim.signatures[0].params[1:]]
+
+
+def norm_except_dim(*args, **kwargs):
+    """norm_except_dim(Tensor v, int pow=2, int dim=0)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_norm_except_dim]
+        else:
+            index, v = _parser_f_norm_except_dim.parse(args, kwargs)
+        return _op_norm_except_dim.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(norm_except_dim, _parser_f_norm_except_dim, args, kwargs, MODULE)
+
+
+
 _parser_f_normal = PythonArgParser(
     [
         'normal(Tensor mean, Tensor std, *, Generator? generator=None, Tensor? out=None)',
@@ -10771,6 +11426,66 @@ def normal(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(normal, _parser_f_normal, args, kwargs, MODULE)
+
+
+
+_parser_f_not_equal = PythonArgParser(
+    [
+        'not_equal(Tensor input, Tensor other, *, Tensor? out=None)',
+        'not_equal(Tensor input, Scalar other, *, Tensor? out=None)',
+    ],
+)
+
+
+def not_equal(*args, **kwargs):
+    """not_equal(Tensor input, Tensor other, *, Tensor? out=None) | not_equal(Tensor input, Scalar other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_not_equal.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_not_equal_Tensor.call(v[0], v[1])
+            return _op_not_equal_Tensor_out.call(v[0], v[1], v[2])
+        else:
+            if v[2] is None:
+                return _op_not_equal_Scalar.call(v[0], v[1])
+            return _op_not_equal_Scalar_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(not_equal, _parser_f_not_equal, args, kwargs, MODULE)
+
+
+
+_parser_f_nuclear_norm = PythonArgParser(
+    [
+        'nuclear_norm(Tensor input, int[2] dim, bool keepdim=False, *, Tensor? out=None)',
+        'nuclear_norm(Tensor input, bool keepdim=False, *, Tensor? out=None)',
+    ],
+)
+
+
+def nuclear_norm(*args, **kwargs):
+    """nuclear_norm(Tensor input, int[2] dim, bool keepdim=False, *, Tensor? out=None) | nuclear_norm(Tensor input, bool keepdim=False, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_nuclear_norm.parse(args, kwargs)
+        if index == 0:
+            if v[3] is None:
+                return _op_nuclear_norm_dim.call(v[0], v[1], v[2])
+            return _op_nuclear_norm_dim_out.call(v[0], v[1], v[2], v[3])
+        else:
+            if v[2] is None:
+                return _op_nuclear_norm.call(v[0], v[1])
+            return _op_nuclear_norm_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(nuclear_norm, _parser_f_nuclear_norm, args, kwargs, MODULE)
 
 
 
@@ -11600,6 +12315,38 @@ def randperm(*args, **kwargs):
 
 
 
+_parser_f_range = PythonArgParser(
+    [
+        'range(Scalar start, Scalar end, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'range(Scalar start, Scalar end, Scalar step=1, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+    ],
+)
+
+
+def range(*args, **kwargs):
+    """range(Scalar start, Scalar end, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | range(Scalar start, Scalar end, Scalar step=1, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_range.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return make_factory(_op_range, (v[0], v[1], v[3], v[4], CPU if v[5] is None else v[5], v[6],), v[7])
+            check_out_type_matches(v[2], v[3], v[5])
+            return make_factory_out(_op_range_out_, (v[0], v[1], v[2],), v[7])
+        else:
+            if v[3] is None:
+                return make_factory(_op_range_step, (v[0], v[1], v[2], v[4], v[5], CPU if v[6] is None else v[6], v[7],), v[8])
+            check_out_type_matches(v[3], v[4], v[6])
+            return make_factory_out(_op_range_out, (v[0], v[1], v[2], v[3],), v[8])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(range, _parser_f_range, args, kwargs, MODULE)
+
+
+
 _parser_f_ravel = PythonArgParser(
     [
         'ravel(Tensor input)',
@@ -12118,6 +12865,30 @@ def round_(*args, **kwargs):
 
 
 
+_parser_f_row_stack = PythonArgParser(
+    [
+        'row_stack(Tensor[] tensors, *, Tensor? out=None)',
+    ],
+)
+
+
+def row_stack(*args, **kwargs):
+    """row_stack(Tensor[] tensors, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_row_stack.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_row_stack.call(v[0])
+        return _op_row_stack_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(row_stack, _parser_f_row_stack, args, kwargs, MODULE)
+
+
+
 _parser_f_rsqrt = PythonArgParser(
     [
         'rsqrt(Tensor input, *, Tensor? out=None)',
@@ -12358,18 +13129,20 @@ def select(*args, **kwargs):
 
 _parser_f_select_copy = PythonArgParser(
     [
-        'select_copy(Tensor input, int dim, SymInt index)',
+        'select_copy(Tensor input, int dim, SymInt index, *, Tensor? out=None)',
     ],
 )
 
 
 def select_copy(*args, **kwargs):
-    """select_copy(Tensor input, int dim, SymInt index)"""
+    """select_copy(Tensor input, int dim, SymInt index, *, Tensor? out=None)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
         v = _parser_f_select_copy.parse(args, kwargs)[1]
-        return _op_select_copy_int.call(v[0], v[1], v[2])
+        if v[3] is None:
+            return _op_select_copy_int.call(v[0], v[1], v[2])
+        return _op_select_copy_int_out.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:
@@ -12752,22 +13525,20 @@ def slice(*args, **kwargs):
 
 _parser_f_slice_copy = PythonArgParser(
     [
-        'slice_copy(Tensor input, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1)',
+        'slice_copy(Tensor input, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1, *, Tensor? out=None)',
     ],
 )
-_tail_parser_f_slice_copy = [p.default for p in _parser_f_slice_copy.signatures[0].params[1:]]
 
 
 def slice_copy(*args, **kwargs):
-    """slice_copy(Tensor input, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1)"""
+    """slice_copy(Tensor input, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1, *, Tensor? out=None)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
-            index, v = 0, [args[0], *_tail_parser_f_slice_copy]
-        else:
-            index, v = _parser_f_slice_copy.parse(args, kwargs)
-        return _op_slice_copy_Tensor.call(v[0], v[1], v[2], v[3], v[4])
+        v = _parser_f_slice_copy.parse(args, kwargs)[1]
+        if v[5] is None:
+            return _op_slice_copy_Tensor.call(v[0], v[1], v[2], v[3], v[4])
+        return _op_slice_copy_Tensor_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:
@@ -12906,18 +13677,20 @@ def split(*args, **kwargs):
 
 _parser_f_split_copy = PythonArgParser(
     [
-        'split_copy(Tensor input, SymInt split_size, int dim=0)',
+        'split_copy(Tensor input, SymInt split_size, int dim=0, *, Tensor[]? out=None)',
     ],
 )
 
 
 def split_copy(*args, **kwargs):
-    """split_copy(Tensor input, SymInt split_size, int dim=0)"""
+    """split_copy(Tensor input, SymInt split_size, int dim=0, *, Tensor[]? out=None)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
         v = _parser_f_split_copy.parse(args, kwargs)[1]
-        return tuple(_op_split_copy_Tensor.call(v[0], v[1], v[2]))
+        if v[3] is None:
+            return tuple(_op_split_copy_Tensor.call(v[0], v[1], v[2]))
+        return _op_split_copy_Tensor_out.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:
@@ -14387,6 +15160,32 @@ def unsqueeze_copy(*args, **kwargs):
 
 
 
+_parser_f_vander = PythonArgParser(
+    [
+        'vander(Tensor x, int? N=None, bool increasing=False)',
+    ],
+)
+_tail_parser_f_vander = [p.default for p in _parser_f_vander.signatures[0].params[1:]]
+
+
+def vander(*args, **kwargs):
+    """vander(Tensor x, int? N=None, bool increasing=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_vander]
+        else:
+            index, v = _parser_f_vander.parse(args, kwargs)
+        return _op_vander.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(vander, _parser_f_vander, args, kwargs, MODULE)
+
+
+
 _parser_f_var = PythonArgParser(
     [
         'var(Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor? out=None)',
@@ -14501,6 +15300,30 @@ def view_as_complex(*args, **kwargs):
 
 
 
+_parser_f_view_as_complex_copy = PythonArgParser(
+    [
+        'view_as_complex_copy(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def view_as_complex_copy(*args, **kwargs):
+    """view_as_complex_copy(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_view_as_complex_copy.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_view_as_complex_copy.call(v[0])
+        return _op_view_as_complex_copy_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(view_as_complex_copy, _parser_f_view_as_complex_copy, args, kwargs, MODULE)
+
+
+
 _parser_f_view_as_real = PythonArgParser(
     [
         'view_as_real(Tensor input)',
@@ -14524,6 +15347,30 @@ def view_as_real(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(view_as_real, _parser_f_view_as_real, args, kwargs, MODULE)
+
+
+
+_parser_f_view_as_real_copy = PythonArgParser(
+    [
+        'view_as_real_copy(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def view_as_real_copy(*args, **kwargs):
+    """view_as_real_copy(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_view_as_real_copy.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_view_as_real_copy.call(v[0])
+        return _op_view_as_real_copy_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(view_as_real_copy, _parser_f_view_as_real_copy, args, kwargs, MODULE)
 
 
 
@@ -14777,4 +15624,4 @@ def zeros_like(*args, **kwargs):
     return handle_function(zeros_like, _parser_f_zeros_like, args, kwargs, MODULE)
 
 
-__all__ = ['_adaptive_avg_pool2d', '_adaptive_avg_pool3d', '_addmm_activation', '_cdist_backward', '_cdist_forward', '_cholesky_solve_helper', '_chunk_cat', '_conj', '_conj_physical', '_convolution', '_convolution_mode', '_cummax_helper', '_cummin_helper', '_efficientzerotensor', '_euclidean_dist', '_fft_c2c', '_fft_c2r', '_fft_r2c', '_foobar', '_histogramdd_bin_edges', '_histogramdd_from_bin_cts', '_histogramdd_from_bin_tensors', '_linalg_check_errors', '_linalg_det', '_linalg_eigh', '_linalg_slogdet', '_linalg_solve_ex', '_linalg_svd', '_log_softmax_backward_data', '_logcumsumexp', '_lu_with_info', '_masked_softmax', '_native_multi_head_attention', '_neg_view', '_pdist_backward', '_pdist_forward', '_prelu_kernel', '_prelu_kernel_backward', '_safe_softmax', '_scaled_dot_product_attention_math', '_scaled_dot_product_flash_attention_for_cpu', '_scaled_dot_product_flash_attention_for_cpu_backward', '_softmax_backward_data', '_transform_bias_rescale_qkv', '_trilinear', '_unique', '_unique2', 'abs', 'abs_', 'absolute', 'acos', 'acos_', 'acosh', 'acosh_', 'adaptive_avg_pool1d', 'adaptive_max_pool1d', 'add', 'addbmm', 'addcdiv', 'addcmul', 'addmm', 'addmv', 'addmv_', 'addr', 'adjoint', 'alias', 'alias_copy', 'all', 'allclose', 'alpha_dropout', 'alpha_dropout_', 'amax', 'amin', 'aminmax', 'angle', 'any', 'arange', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'as_strided_copy', 'as_strided_scatter', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan_', 'atanh', 'atanh_', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'avg_pool1d', 'baddbmm', 'batch_norm', 'bernoulli', 'bilinear', 'binary_cross_entropy_with_logits', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'block_diag', 'bmm', 'broadcast_tensors', 'broadcast_to', 'bucketize', 'cartesian_prod', 'cat', 'cdist', 'ceil', 'ceil_', 'celu', 'celu_', 'channel_shuffle', 'cholesky', 'cholesky_inverse', 'cholesky_solve', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clone', 'column_stack', 'combinations', 'complex', 'conj', 'conj_physical', 'conj_physical_', 'constant_pad_nd', 'conv1d', 'conv2d', 'conv3d', 'conv_tbc', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'convolution', 'convolution_backward', 'copysign', 'corrcoef', 'cos', 'cos_', 'cosh', 'cosh_', 'cosine_embedding_loss', 'cosine_similarity', 'count_nonzero', 'cov', 'cross', 'cummax', 'cummin', 'cumprod', 'cumsum', 'cumulative_trapezoid', 'deg2rad', 'deg2rad_', 'det', 'detach', 'detach_copy', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_copy', 'diagonal_scatter', 'diff', 'digamma', 'dist', 'div', 'divide', 'dot', 'dropout', 'dropout_', 'dsplit', 'dstack', 'einsum', 'embedding', 'embedding_backward', 'embedding_dense_backward', 'embedding_renorm_', 'empty', 'empty_like', 'empty_permuted', 'empty_strided', 'eq', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'exp', 'exp2', 'exp2_', 'exp_', 'expand_copy', 'expm1', 'expm1_', 'eye', 'fake_quantize_per_tensor_affine', 'feature_alpha_dropout', 'feature_alpha_dropout_', 'feature_dropout', 'feature_dropout_', 'fill', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'fliplr', 'flipud', 'float_power', 'floor', 'floor_', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'frac_', 'frexp', 'full', 'full_like', 'gather', 'gcd', 'gcd_', 'ge', 'geqrf', 'gradient', 'group_norm', 'gru_cell', 'gt', 'hardshrink', 'hardshrink_backward', 'heaviside', 'hinge_embedding_loss', 'histc', 'histogram', 'histogramdd', 'hsplit', 'hstack', 'hypot', 'i0', 'i0_', 'igamma', 'igammac', 'imag', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_put_', 'index_reduce', 'index_select', 'inner', 'instance_norm', 'inverse', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isin', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'kl_div', 'kron', 'kthvalue', 'layer_norm', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'lerp', 'lgamma', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logcumsumexp', 'logdet', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logit_', 'logspace', 'logsumexp', 'lstm_cell', 'lt', 'lu_solve', 'lu_unpack', 'margin_ranking_loss', 'masked_fill', 'masked_scatter', 'masked_scatter_backward', 'masked_select', 'matmul', 'matrix_exp', 'matrix_power', 'max', 'max_pool1d', 'max_pool1d_with_indices', 'max_pool2d', 'max_pool3d', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multinomial', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nan_to_num_', 'nanmean', 'nanmedian', 'nanquantile', 'nansum', 'narrow', 'narrow_copy', 'native_batch_norm', 'native_batch_norm_backward', 'native_channel_shuffle', 'native_group_norm', 'native_group_norm_backward', 'native_layer_norm', 'native_layer_norm_backward', 'ne', 'neg', 'neg_', 'negative', 'negative_', 'nextafter', 'nonzero', 'nonzero_numpy', 'nonzero_static', 'normal', 'ones', 'ones_like', 'orgqr', 'ormqr', 'outer', 'pairwise_distance', 'pdist', 'permute', 'permute_copy', 'pinverse', 'pixel_shuffle', 'pixel_unshuffle', 'poisson_nll_loss', 'polar', 'polygamma', 'positive', 'pow', 'prelu', 'prod', 'put', 'qr', 'quantile', 'rad2deg', 'rad2deg_', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'ravel', 'real', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'renorm', 'repeat_interleave', 'reshape', 'resize_as_', 'resolve_conj', 'resolve_neg', 'rms_norm', 'rnn_relu_cell', 'rnn_tanh_cell', 'roll', 'rot90', 'round', 'round_', 'rsqrt', 'rsqrt_', 'rsub', 'scalar_tensor', 'scatter', 'scatter_add', 'scatter_reduce', 'searchsorted', 'select', 'select_copy', 'select_scatter', 'selu', 'selu_', 'sgn', 'sigmoid', 'sigmoid_', 'sign', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'slice_copy', 'slice_scatter', 'slogdet', 'softmax', 'sort', 'split', 'split_copy', 'split_with_sizes', 'split_with_sizes_copy', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'squeeze_copy', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'svd', 'swapaxes', 'swapdims', 't', 't_copy', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tensordot', 'threshold', 'threshold_', 'threshold_backward', 'tile', 'topk', 'trace', 'transpose', 'transpose_copy', 'trapezoid', 'trapz', 'triangular_solve', 'tril', 'tril_indices', 'triplet_margin_loss', 'triu', 'triu_indices', 'true_divide', 'trunc', 'trunc_', 'unbind', 'unbind_copy', 'unflatten', 'unfold_backward', 'unfold_copy', 'unique_consecutive', 'unique_dim', 'unique_dim_consecutive', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'unsqueeze_copy', 'var', 'var_mean', 'vdot', 'view_as_complex', 'view_as_real', 'view_copy', 'vsplit', 'vstack', 'where', 'xlogy', 'xlogy_', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_adaptive_avg_pool2d', '_adaptive_avg_pool3d', '_addmm_activation', '_cdist_backward', '_cdist_forward', '_cholesky_solve_helper', '_chunk_cat', '_conj', '_conj_physical', '_convolution', '_convolution_mode', '_cummax_helper', '_cummin_helper', '_efficientzerotensor', '_euclidean_dist', '_fft_c2c', '_fft_c2r', '_fft_r2c', '_foobar', '_histogramdd_bin_edges', '_histogramdd_from_bin_cts', '_histogramdd_from_bin_tensors', '_linalg_check_errors', '_linalg_det', '_linalg_eigh', '_linalg_slogdet', '_linalg_solve_ex', '_linalg_svd', '_log_softmax_backward_data', '_logcumsumexp', '_lu_with_info', '_masked_softmax', '_native_multi_head_attention', '_neg_view', '_pdist_backward', '_pdist_forward', '_prelu_kernel', '_prelu_kernel_backward', '_safe_softmax', '_scaled_dot_product_attention_math', '_scaled_dot_product_flash_attention_for_cpu', '_scaled_dot_product_flash_attention_for_cpu_backward', '_softmax_backward_data', '_transform_bias_rescale_qkv', '_trilinear', '_unique', '_unique2', 'abs', 'abs_', 'absolute', 'acos', 'acos_', 'acosh', 'acosh_', 'adaptive_avg_pool1d', 'adaptive_max_pool1d', 'add', 'addbmm', 'addcdiv', 'addcmul', 'addmm', 'addmv', 'addmv_', 'addr', 'adjoint', 'alias', 'alias_copy', 'all', 'allclose', 'alpha_dropout', 'alpha_dropout_', 'amax', 'amin', 'aminmax', 'angle', 'any', 'arange', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'as_strided_copy', 'as_strided_scatter', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan_', 'atanh', 'atanh_', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'avg_pool1d', 'baddbmm', 'bartlett_window', 'batch_norm', 'bernoulli', 'bilinear', 'binary_cross_entropy_with_logits', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'blackman_window', 'block_diag', 'bmm', 'broadcast_tensors', 'broadcast_to', 'bucketize', 'cartesian_prod', 'cat', 'cdist', 'ceil', 'ceil_', 'celu', 'celu_', 'chain_matmul', 'channel_shuffle', 'cholesky', 'cholesky_inverse', 'cholesky_solve', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clip', 'clip_', 'clone', 'column_stack', 'combinations', 'complex', 'concat', 'concatenate', 'conj', 'conj_physical', 'conj_physical_', 'constant_pad_nd', 'conv1d', 'conv2d', 'conv3d', 'conv_tbc', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'convolution', 'convolution_backward', 'copysign', 'corrcoef', 'cos', 'cos_', 'cosh', 'cosh_', 'cosine_embedding_loss', 'cosine_similarity', 'count_nonzero', 'cov', 'cross', 'cummax', 'cummin', 'cumprod', 'cumsum', 'cumulative_trapezoid', 'deg2rad', 'deg2rad_', 'det', 'detach', 'detach_copy', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_copy', 'diagonal_scatter', 'diff', 'digamma', 'dist', 'div', 'divide', 'dot', 'dropout', 'dropout_', 'dsplit', 'dstack', 'einsum', 'embedding', 'embedding_backward', 'embedding_dense_backward', 'embedding_renorm_', 'empty', 'empty_like', 'empty_permuted', 'empty_strided', 'eq', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'exp', 'exp2', 'exp2_', 'exp_', 'expand_copy', 'expm1', 'expm1_', 'eye', 'fake_quantize_per_tensor_affine', 'feature_alpha_dropout', 'feature_alpha_dropout_', 'feature_dropout', 'feature_dropout_', 'fill', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'fliplr', 'flipud', 'float_power', 'floor', 'floor_', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'frac_', 'frexp', 'frobenius_norm', 'full', 'full_like', 'gather', 'gcd', 'gcd_', 'ge', 'geqrf', 'ger', 'gradient', 'greater', 'greater_equal', 'group_norm', 'gru_cell', 'gt', 'hamming_window', 'hann_window', 'hardshrink', 'hardshrink_backward', 'heaviside', 'hinge_embedding_loss', 'histc', 'histogram', 'histogramdd', 'hsplit', 'hstack', 'hypot', 'i0', 'i0_', 'igamma', 'igammac', 'imag', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_put_', 'index_reduce', 'index_select', 'inner', 'instance_norm', 'inverse', 'is_conj', 'is_neg', 'is_nonzero', 'is_same_size', 'is_signed', 'isclose', 'isfinite', 'isin', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'kaiser_window', 'kl_div', 'kron', 'kthvalue', 'layer_norm', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'lerp', 'less', 'less_equal', 'lgamma', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logcumsumexp', 'logdet', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logit_', 'logspace', 'logsumexp', 'lstm_cell', 'lt', 'lu_solve', 'lu_unpack', 'margin_ranking_loss', 'masked_fill', 'masked_scatter', 'masked_scatter_backward', 'masked_select', 'matmul', 'matrix_exp', 'matrix_power', 'max', 'max_pool1d', 'max_pool1d_with_indices', 'max_pool2d', 'max_pool3d', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multinomial', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nan_to_num_', 'nanmean', 'nanmedian', 'nanquantile', 'nansum', 'narrow', 'narrow_copy', 'native_batch_norm', 'native_batch_norm_backward', 'native_channel_shuffle', 'native_dropout', 'native_dropout_backward', 'native_group_norm', 'native_group_norm_backward', 'native_layer_norm', 'native_layer_norm_backward', 'ne', 'neg', 'neg_', 'negative', 'negative_', 'nextafter', 'nonzero', 'nonzero_numpy', 'nonzero_static', 'norm_except_dim', 'normal', 'not_equal', 'nuclear_norm', 'ones', 'ones_like', 'orgqr', 'ormqr', 'outer', 'pairwise_distance', 'pdist', 'permute', 'permute_copy', 'pinverse', 'pixel_shuffle', 'pixel_unshuffle', 'poisson_nll_loss', 'polar', 'polygamma', 'positive', 'pow', 'prelu', 'prod', 'put', 'qr', 'quantile', 'rad2deg', 'rad2deg_', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'range', 'ravel', 'real', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'renorm', 'repeat_interleave', 'reshape', 'resize_as_', 'resolve_conj', 'resolve_neg', 'rms_norm', 'rnn_relu_cell', 'rnn_tanh_cell', 'roll', 'rot90', 'round', 'round_', 'row_stack', 'rsqrt', 'rsqrt_', 'rsub', 'scalar_tensor', 'scatter', 'scatter_add', 'scatter_reduce', 'searchsorted', 'select', 'select_copy', 'select_scatter', 'selu', 'selu_', 'sgn', 'sigmoid', 'sigmoid_', 'sign', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'slice_copy', 'slice_scatter', 'slogdet', 'softmax', 'sort', 'split', 'split_copy', 'split_with_sizes', 'split_with_sizes_copy', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'squeeze_copy', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'svd', 'swapaxes', 'swapdims', 't', 't_copy', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tensordot', 'threshold', 'threshold_', 'threshold_backward', 'tile', 'topk', 'trace', 'transpose', 'transpose_copy', 'trapezoid', 'trapz', 'triangular_solve', 'tril', 'tril_indices', 'triplet_margin_loss', 'triu', 'triu_indices', 'true_divide', 'trunc', 'trunc_', 'unbind', 'unbind_copy', 'unflatten', 'unfold_backward', 'unfold_copy', 'unique_consecutive', 'unique_dim', 'unique_dim_consecutive', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'unsqueeze_copy', 'vander', 'var', 'var_mean', 'vdot', 'view_as_complex', 'view_as_complex_copy', 'view_as_real', 'view_as_real_copy', 'view_copy', 'vsplit', 'vstack', 'where', 'xlogy', 'xlogy_', 'zero_', 'zeros', 'zeros_like']

@@ -246,6 +246,126 @@ def logspace(keyset, start, end, steps, base, dtype, layout, device, pin_memory)
     return _logspace.redispatch(keyset, start, end, steps, base, dtype, layout, device, pin_memory)
 
 
+_range_step = handle("range.step")
+
+
+def range_step(keyset, start, end, step, dtype, layout, device, pin_memory):
+    keyset = backend_select_bits(keyset, dtype, layout, device)
+    return _range_step.redispatch(keyset, start, end, step, dtype, layout, device, pin_memory)
+
+
+_range = handle("range")
+
+
+def range(keyset, start, end, dtype, layout, device, pin_memory):
+    keyset = backend_select_bits(keyset, dtype, layout, device)
+    return _range.redispatch(keyset, start, end, dtype, layout, device, pin_memory)
+
+
+_bartlett_window = handle("bartlett_window")
+
+
+def bartlett_window(keyset, window_length, dtype, layout, device, pin_memory):
+    keyset = backend_select_bits(keyset, dtype, layout, device)
+    return _bartlett_window.redispatch(keyset, window_length, dtype, layout, device, pin_memory)
+
+
+_bartlett_window_periodic = handle("bartlett_window.periodic")
+
+
+def bartlett_window_periodic(keyset, window_length, periodic, dtype, layout, device, pin_memory):
+    keyset = backend_select_bits(keyset, dtype, layout, device)
+    return _bartlett_window_periodic.redispatch(keyset, window_length, periodic, dtype, layout, device, pin_memory)
+
+
+_blackman_window = handle("blackman_window")
+
+
+def blackman_window(keyset, window_length, dtype, layout, device, pin_memory):
+    keyset = backend_select_bits(keyset, dtype, layout, device)
+    return _blackman_window.redispatch(keyset, window_length, dtype, layout, device, pin_memory)
+
+
+_blackman_window_periodic = handle("blackman_window.periodic")
+
+
+def blackman_window_periodic(keyset, window_length, periodic, dtype, layout, device, pin_memory):
+    keyset = backend_select_bits(keyset, dtype, layout, device)
+    return _blackman_window_periodic.redispatch(keyset, window_length, periodic, dtype, layout, device, pin_memory)
+
+
+_hann_window = handle("hann_window")
+
+
+def hann_window(keyset, window_length, dtype, layout, device, pin_memory):
+    keyset = backend_select_bits(keyset, dtype, layout, device)
+    return _hann_window.redispatch(keyset, window_length, dtype, layout, device, pin_memory)
+
+
+_hann_window_periodic = handle("hann_window.periodic")
+
+
+def hann_window_periodic(keyset, window_length, periodic, dtype, layout, device, pin_memory):
+    keyset = backend_select_bits(keyset, dtype, layout, device)
+    return _hann_window_periodic.redispatch(keyset, window_length, periodic, dtype, layout, device, pin_memory)
+
+
+_hamming_window = handle("hamming_window")
+
+
+def hamming_window(keyset, window_length, dtype, layout, device, pin_memory):
+    keyset = backend_select_bits(keyset, dtype, layout, device)
+    return _hamming_window.redispatch(keyset, window_length, dtype, layout, device, pin_memory)
+
+
+_hamming_window_periodic = handle("hamming_window.periodic")
+
+
+def hamming_window_periodic(keyset, window_length, periodic, dtype, layout, device, pin_memory):
+    keyset = backend_select_bits(keyset, dtype, layout, device)
+    return _hamming_window_periodic.redispatch(keyset, window_length, periodic, dtype, layout, device, pin_memory)
+
+
+_hamming_window_periodic_alpha = handle("hamming_window.periodic_alpha")
+
+
+def hamming_window_periodic_alpha(keyset, window_length, periodic, alpha, dtype, layout, device, pin_memory):
+    keyset = backend_select_bits(keyset, dtype, layout, device)
+    return _hamming_window_periodic_alpha.redispatch(keyset, window_length, periodic, alpha, dtype, layout, device, pin_memory)
+
+
+_hamming_window_periodic_alpha_beta = handle("hamming_window.periodic_alpha_beta")
+
+
+def hamming_window_periodic_alpha_beta(keyset, window_length, periodic, alpha, beta, dtype, layout, device, pin_memory):
+    keyset = backend_select_bits(keyset, dtype, layout, device)
+    return _hamming_window_periodic_alpha_beta.redispatch(keyset, window_length, periodic, alpha, beta, dtype, layout, device, pin_memory)
+
+
+_kaiser_window = handle("kaiser_window")
+
+
+def kaiser_window(keyset, window_length, dtype, layout, device, pin_memory):
+    keyset = backend_select_bits(keyset, dtype, layout, device)
+    return _kaiser_window.redispatch(keyset, window_length, dtype, layout, device, pin_memory)
+
+
+_kaiser_window_periodic = handle("kaiser_window.periodic")
+
+
+def kaiser_window_periodic(keyset, window_length, periodic, dtype, layout, device, pin_memory):
+    keyset = backend_select_bits(keyset, dtype, layout, device)
+    return _kaiser_window_periodic.redispatch(keyset, window_length, periodic, dtype, layout, device, pin_memory)
+
+
+_kaiser_window_beta = handle("kaiser_window.beta")
+
+
+def kaiser_window_beta(keyset, window_length, periodic, beta, dtype, layout, device, pin_memory):
+    keyset = backend_select_bits(keyset, dtype, layout, device)
+    return _kaiser_window_beta.redispatch(keyset, window_length, periodic, beta, dtype, layout, device, pin_memory)
+
+
 impl("arange", "BackendSelect", arange, keyset_arg="raw")
 impl("arange.start", "BackendSelect", arange_start, keyset_arg="raw")
 impl("arange.start_step", "BackendSelect", arange_start_step, keyset_arg="raw")
@@ -276,3 +396,18 @@ impl("normal.float_float", "BackendSelect", normal_float_float, keyset_arg="raw"
 impl("scalar_tensor", "BackendSelect", scalar_tensor, keyset_arg="raw")
 impl("empty_permuted", "BackendSelect", empty_permuted, keyset_arg="raw")
 impl("logspace", "BackendSelect", logspace, keyset_arg="raw")
+impl("range.step", "BackendSelect", range_step, keyset_arg="raw")
+impl("range", "BackendSelect", range, keyset_arg="raw")
+impl("bartlett_window", "BackendSelect", bartlett_window, keyset_arg="raw")
+impl("bartlett_window.periodic", "BackendSelect", bartlett_window_periodic, keyset_arg="raw")
+impl("blackman_window", "BackendSelect", blackman_window, keyset_arg="raw")
+impl("blackman_window.periodic", "BackendSelect", blackman_window_periodic, keyset_arg="raw")
+impl("hann_window", "BackendSelect", hann_window, keyset_arg="raw")
+impl("hann_window.periodic", "BackendSelect", hann_window_periodic, keyset_arg="raw")
+impl("hamming_window", "BackendSelect", hamming_window, keyset_arg="raw")
+impl("hamming_window.periodic", "BackendSelect", hamming_window_periodic, keyset_arg="raw")
+impl("hamming_window.periodic_alpha", "BackendSelect", hamming_window_periodic_alpha, keyset_arg="raw")
+impl("hamming_window.periodic_alpha_beta", "BackendSelect", hamming_window_periodic_alpha_beta, keyset_arg="raw")
+impl("kaiser_window", "BackendSelect", kaiser_window, keyset_arg="raw")
+impl("kaiser_window.periodic", "BackendSelect", kaiser_window_periodic, keyset_arg="raw")
+impl("kaiser_window.beta", "BackendSelect", kaiser_window_beta, keyset_arg="raw")

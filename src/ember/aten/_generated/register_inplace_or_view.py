@@ -8295,6 +8295,104 @@ def index_reduce_(keyset, self, dim, index, source, reduce, include_self):
     return finish_inplace(result, self)
 
 
+_range_out_ = handle("range.out_")
+
+
+def range_out_(keyset, start, end, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _range_out_.redispatch(keyset & AFTER, start, end, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_range_out = handle("range.out")
+
+
+def range_out(keyset, start, end, step, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _range_out.redispatch(keyset & AFTER, start, end, step, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_select_copy_int_out = handle("select_copy.int_out")
+
+
+def select_copy_int_out(keyset, self, dim, index, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _select_copy_int_out.redispatch(keyset & AFTER, self, dim, index, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_slice_copy_Tensor_out = handle("slice_copy.Tensor_out")
+
+
+def slice_copy_Tensor_out(keyset, self, dim, start, end, step, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _slice_copy_Tensor_out.redispatch(keyset & AFTER, self, dim, start, end, step, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_detach_copy_out = handle("detach_copy.out")
+
+
+def detach_copy_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _detach_copy_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_view_as_real_copy_out = handle("view_as_real_copy.out")
+
+
+def view_as_real_copy_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _view_as_real_copy_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_view_as_complex_copy_out = handle("view_as_complex_copy.out")
+
+
+def view_as_complex_copy_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _view_as_complex_copy_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
 impl("_conj", "ADInplaceOrView", _conj, keyset_arg="raw")
@@ -8887,3 +8985,10 @@ impl("histogram.bins_tensor_out", "ADInplaceOrView", histogram_bins_tensor_out, 
 impl("histogram.bin_ct_out", "ADInplaceOrView", histogram_bin_ct_out, keyset_arg="raw")
 impl("index_reduce.out", "ADInplaceOrView", index_reduce_out, keyset_arg="raw")
 impl("index_reduce_", "ADInplaceOrView", index_reduce_, keyset_arg="raw")
+impl("range.out_", "ADInplaceOrView", range_out_, keyset_arg="raw")
+impl("range.out", "ADInplaceOrView", range_out, keyset_arg="raw")
+impl("select_copy.int_out", "ADInplaceOrView", select_copy_int_out, keyset_arg="raw")
+impl("slice_copy.Tensor_out", "ADInplaceOrView", slice_copy_Tensor_out, keyset_arg="raw")
+impl("detach_copy.out", "ADInplaceOrView", detach_copy_out, keyset_arg="raw")
+impl("view_as_real_copy.out", "ADInplaceOrView", view_as_real_copy_out, keyset_arg="raw")
+impl("view_as_complex_copy.out", "ADInplaceOrView", view_as_complex_copy_out, keyset_arg="raw")

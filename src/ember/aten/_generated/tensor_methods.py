@@ -156,6 +156,10 @@ _op_clamp_min = handle("clamp_min")
 _op_clamp_min_Tensor = handle("clamp_min.Tensor")
 _op_clamp_min_ = handle("clamp_min_")
 _op_clamp_min__Tensor = handle("clamp_min_.Tensor")
+_op_clip = handle("clip")
+_op_clip_Tensor = handle("clip.Tensor")
+_op_clip_ = handle("clip_")
+_op_clip__Tensor = handle("clip_.Tensor")
 _op_clone = handle("clone")
 _op_conj = handle("conj")
 _op_conj_physical = handle("conj_physical")
@@ -266,6 +270,15 @@ _op_ge__Scalar = handle("ge_.Scalar")
 _op_ge__Tensor = handle("ge_.Tensor")
 _op_geometric_ = handle("geometric_")
 _op_geqrf = handle("geqrf")
+_op_ger = handle("ger")
+_op_greater_Scalar = handle("greater.Scalar")
+_op_greater_Tensor = handle("greater.Tensor")
+_op_greater__Scalar = handle("greater_.Scalar")
+_op_greater__Tensor = handle("greater_.Tensor")
+_op_greater_equal_Scalar = handle("greater_equal.Scalar")
+_op_greater_equal_Tensor = handle("greater_equal.Tensor")
+_op_greater_equal__Scalar = handle("greater_equal_.Scalar")
+_op_greater_equal__Tensor = handle("greater_equal_.Tensor")
 _op_gt_Scalar = handle("gt.Scalar")
 _op_gt_Tensor = handle("gt.Tensor")
 _op_gt__Scalar = handle("gt_.Scalar")
@@ -304,6 +317,8 @@ _op_inner = handle("inner")
 _op_inverse = handle("inverse")
 _op_is_conj = handle("is_conj")
 _op_is_neg = handle("is_neg")
+_op_is_nonzero = handle("is_nonzero")
+_op_is_same_size = handle("is_same_size")
 _op_isclose = handle("isclose")
 _op_isfinite = handle("isfinite")
 _op_isinf = handle("isinf")
@@ -326,6 +341,14 @@ _op_lerp_Scalar = handle("lerp.Scalar")
 _op_lerp_Tensor = handle("lerp.Tensor")
 _op_lerp__Scalar = handle("lerp_.Scalar")
 _op_lerp__Tensor = handle("lerp_.Tensor")
+_op_less_Scalar = handle("less.Scalar")
+_op_less_Tensor = handle("less.Tensor")
+_op_less__Scalar = handle("less_.Scalar")
+_op_less__Tensor = handle("less_.Tensor")
+_op_less_equal_Scalar = handle("less_equal.Scalar")
+_op_less_equal_Tensor = handle("less_equal.Tensor")
+_op_less_equal__Scalar = handle("less_equal_.Scalar")
+_op_less_equal__Tensor = handle("less_equal_.Tensor")
 _op_lgamma = handle("lgamma")
 _op_lgamma_ = handle("lgamma_")
 _op_log = handle("log")
@@ -430,6 +453,10 @@ _op_nonzero = handle("nonzero")
 _op_nonzero_numpy = handle("nonzero_numpy")
 _op_nonzero_static = handle("nonzero_static")
 _op_normal_ = handle("normal_")
+_op_not_equal_Scalar = handle("not_equal.Scalar")
+_op_not_equal_Tensor = handle("not_equal.Tensor")
+_op_not_equal__Scalar = handle("not_equal_.Scalar")
+_op_not_equal__Tensor = handle("not_equal_.Tensor")
 _op_numpy_T = handle("numpy_T")
 _op_orgqr = handle("orgqr")
 _op_ormqr = handle("ormqr")
@@ -3324,6 +3351,58 @@ def clamp_min_(self, *args, **kwargs):
 
 
 
+_parser_m_clip = PythonArgParser(
+    [
+        'clip(Tensor? min=None, Tensor? max=None)',
+        'clip(Scalar? min=None, Scalar? max=None)',
+    ],
+)
+
+
+def clip(self, *args, **kwargs):
+    """clip(Tensor? min=None, Tensor? max=None) | clip(Scalar? min=None, Scalar? max=None)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_clip.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_clip_Tensor.call(self, v[0], v[1])
+        else:
+            return _op_clip.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(clip, _parser_m_clip, self, args, kwargs)
+
+
+
+_parser_m_clip_ = PythonArgParser(
+    [
+        'clip_(Tensor? min=None, Tensor? max=None)',
+        'clip_(Scalar? min=None, Scalar? max=None)',
+    ],
+)
+
+
+def clip_(self, *args, **kwargs):
+    """clip_(Tensor? min=None, Tensor? max=None) | clip_(Scalar? min=None, Scalar? max=None)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_clip_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_clip__Tensor.call(self, v[0], v[1])
+        else:
+            return _op_clip_.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(clip_, _parser_m_clip_, self, args, kwargs)
+
+
+
 _parser_m_clone = PythonArgParser(
     [
         'clone(*, MemoryFormat? memory_format=None)',
@@ -5364,6 +5443,136 @@ def geqrf(self, *args, **kwargs):
 
 
 
+_parser_m_ger = PythonArgParser(
+    [
+        'ger(Tensor vec2)',
+    ],
+)
+_tail_parser_m_ger = [p.default for p in _parser_m_ger.signatures[0].params[1:]]
+
+
+def ger(self, *args, **kwargs):
+    """ger(Tensor vec2)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_ger]
+        else:
+            index, v = _parser_m_ger.parse(args, kwargs, self=self)
+        return _op_ger.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(ger, _parser_m_ger, self, args, kwargs)
+
+
+
+_parser_m_greater = PythonArgParser(
+    [
+        'greater(Tensor other)',
+        'greater(Scalar other)',
+    ],
+)
+
+
+def greater(self, *args, **kwargs):
+    """greater(Tensor other) | greater(Scalar other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_greater.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_greater_Tensor.call(self, v[0])
+        else:
+            return _op_greater_Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(greater, _parser_m_greater, self, args, kwargs)
+
+
+
+_parser_m_greater_ = PythonArgParser(
+    [
+        'greater_(Tensor other)',
+        'greater_(Scalar other)',
+    ],
+)
+
+
+def greater_(self, *args, **kwargs):
+    """greater_(Tensor other) | greater_(Scalar other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_greater_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_greater__Tensor.call(self, v[0])
+        else:
+            return _op_greater__Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(greater_, _parser_m_greater_, self, args, kwargs)
+
+
+
+_parser_m_greater_equal = PythonArgParser(
+    [
+        'greater_equal(Tensor other)',
+        'greater_equal(Scalar other)',
+    ],
+)
+
+
+def greater_equal(self, *args, **kwargs):
+    """greater_equal(Tensor other) | greater_equal(Scalar other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_greater_equal.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_greater_equal_Tensor.call(self, v[0])
+        else:
+            return _op_greater_equal_Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(greater_equal, _parser_m_greater_equal, self, args, kwargs)
+
+
+
+_parser_m_greater_equal_ = PythonArgParser(
+    [
+        'greater_equal_(Tensor other)',
+        'greater_equal_(Scalar other)',
+    ],
+)
+
+
+def greater_equal_(self, *args, **kwargs):
+    """greater_equal_(Tensor other) | greater_equal_(Scalar other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_greater_equal_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_greater_equal__Tensor.call(self, v[0])
+        else:
+            return _op_greater_equal__Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(greater_equal_, _parser_m_greater_equal_, self, args, kwargs)
+
+
+
 _parser_m_gt = PythonArgParser(
     [
         'gt(Tensor other)',
@@ -6133,6 +6342,55 @@ def is_neg(self, *args, **kwargs):
 
 
 
+_parser_m_is_nonzero = PythonArgParser(
+    [
+        'is_nonzero()',
+    ],
+)
+
+
+def is_nonzero(self, *args, **kwargs):
+    """is_nonzero()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'is_nonzero', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_is_nonzero.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(is_nonzero, 'ember.Tensor.is_nonzero', self, args, kwargs)
+
+
+
+_parser_m_is_same_size = PythonArgParser(
+    [
+        'is_same_size(Tensor other)',
+    ],
+)
+_tail_parser_m_is_same_size = [p.default for p in _parser_m_is_same_size.signatures[0].params[1:]]
+
+
+def is_same_size(self, *args, **kwargs):
+    """is_same_size(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_is_same_size]
+        else:
+            index, v = _parser_m_is_same_size.parse(args, kwargs, self=self)
+        return _op_is_same_size.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(is_same_size, _parser_m_is_same_size, self, args, kwargs)
+
+
+
 _parser_m_isclose = PythonArgParser(
     [
         'isclose(Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False)',
@@ -6573,6 +6831,110 @@ def lerp_(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(lerp_, _parser_m_lerp_, self, args, kwargs)
+
+
+
+_parser_m_less = PythonArgParser(
+    [
+        'less(Tensor other)',
+        'less(Scalar other)',
+    ],
+)
+
+
+def less(self, *args, **kwargs):
+    """less(Tensor other) | less(Scalar other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_less.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_less_Tensor.call(self, v[0])
+        else:
+            return _op_less_Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(less, _parser_m_less, self, args, kwargs)
+
+
+
+_parser_m_less_ = PythonArgParser(
+    [
+        'less_(Tensor other)',
+        'less_(Scalar other)',
+    ],
+)
+
+
+def less_(self, *args, **kwargs):
+    """less_(Tensor other) | less_(Scalar other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_less_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_less__Tensor.call(self, v[0])
+        else:
+            return _op_less__Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(less_, _parser_m_less_, self, args, kwargs)
+
+
+
+_parser_m_less_equal = PythonArgParser(
+    [
+        'less_equal(Tensor other)',
+        'less_equal(Scalar other)',
+    ],
+)
+
+
+def less_equal(self, *args, **kwargs):
+    """less_equal(Tensor other) | less_equal(Scalar other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_less_equal.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_less_equal_Tensor.call(self, v[0])
+        else:
+            return _op_less_equal_Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(less_equal, _parser_m_less_equal, self, args, kwargs)
+
+
+
+_parser_m_less_equal_ = PythonArgParser(
+    [
+        'less_equal_(Tensor other)',
+        'less_equal_(Scalar other)',
+    ],
+)
+
+
+def less_equal_(self, *args, **kwargs):
+    """less_equal_(Tensor other) | less_equal_(Scalar other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_less_equal_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_less_equal__Tensor.call(self, v[0])
+        else:
+            return _op_less_equal__Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(less_equal_, _parser_m_less_equal_, self, args, kwargs)
 
 
 
@@ -8625,6 +8987,58 @@ def normal_(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(normal_, _parser_m_normal_, self, args, kwargs)
+
+
+
+_parser_m_not_equal = PythonArgParser(
+    [
+        'not_equal(Tensor other)',
+        'not_equal(Scalar other)',
+    ],
+)
+
+
+def not_equal(self, *args, **kwargs):
+    """not_equal(Tensor other) | not_equal(Scalar other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_not_equal.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_not_equal_Tensor.call(self, v[0])
+        else:
+            return _op_not_equal_Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(not_equal, _parser_m_not_equal, self, args, kwargs)
+
+
+
+_parser_m_not_equal_ = PythonArgParser(
+    [
+        'not_equal_(Tensor other)',
+        'not_equal_(Scalar other)',
+    ],
+)
+
+
+def not_equal_(self, *args, **kwargs):
+    """not_equal_(Tensor other) | not_equal_(Scalar other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_not_equal_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_not_equal__Tensor.call(self, v[0])
+        else:
+            return _op_not_equal__Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(not_equal_, _parser_m_not_equal_, self, args, kwargs)
 
 
 
@@ -11728,4 +12142,4 @@ def zero_(self, *args, **kwargs):
     return handle_self(zero_, 'ember.Tensor.zero_', self, args, kwargs)
 
 
-__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', '_addmm_activation', '_conj', '_neg_view', 'abs', 'abs_', 'absolute', 'absolute_', 'acos', 'acos_', 'acosh', 'acosh_', 'add', 'add_', 'addbmm', 'addbmm_', 'addcdiv', 'addcdiv_', 'addcmul', 'addcmul_', 'addmm', 'addmm_', 'addmv', 'addmv_', 'addr', 'addr_', 'adjoint', 'alias', 'all', 'allclose', 'amax', 'amin', 'aminmax', 'angle', 'any', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan2_', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'as_strided_scatter', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan2_', 'atan_', 'atanh', 'atanh_', 'baddbmm', 'baddbmm_', 'bernoulli', 'bernoulli_', 'bincount', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'broadcast_to', 'cauchy_', 'ceil', 'ceil_', 'cholesky', 'cholesky_inverse', 'cholesky_solve', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'contiguous', 'copysign', 'copysign_', 'corrcoef', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cov', 'cross', 'cummax', 'cummin', 'cumprod', 'cumprod_', 'cumsum', 'cumsum_', 'deg2rad', 'deg2rad_', 'det', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_scatter', 'diff', 'digamma', 'digamma_', 'dist', 'div', 'div_', 'divide', 'divide_', 'dot', 'dsplit', 'eq', 'eq_', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'erfinv_', 'exp', 'exp2', 'exp2_', 'exp_', 'expand', 'expand_as', 'expm1', 'expm1_', 'exponential_', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'fliplr', 'flipud', 'float_power', 'float_power_', 'floor', 'floor_', 'floor_divide', 'floor_divide_', 'fmax', 'fmin', 'fmod', 'fmod_', 'frac', 'frac_', 'frexp', 'gather', 'gcd', 'gcd_', 'ge', 'ge_', 'geometric_', 'geqrf', 'gt', 'gt_', 'hardshrink', 'hardshrink_backward', 'heaviside', 'heaviside_', 'histc', 'histogram', 'hsplit', 'hypot', 'hypot_', 'i0', 'i0_', 'igamma', 'igamma_', 'igammac', 'igammac_', 'index_add', 'index_add_', 'index_copy', 'index_copy_', 'index_fill', 'index_fill_', 'index_put', 'index_put_', 'index_reduce', 'index_reduce_', 'index_select', 'inner', 'inverse', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'item', 'kron', 'kthvalue', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'le_', 'lerp', 'lerp_', 'lgamma', 'lgamma_', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_normal_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logcumsumexp', 'logdet', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logit', 'logit_', 'logsumexp', 'lt', 'lt_', 'lu_solve', 'mH', 'mT', 'masked_fill', 'masked_fill_', 'masked_scatter', 'masked_scatter_', 'masked_select', 'matmul', 'matrix_H', 'matrix_exp', 'matrix_power', 'max', 'maximum', 'mean', 'median', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'mul_', 'multinomial', 'multiply', 'multiply_', 'mv', 'mvlgamma', 'mvlgamma_', 'nan_to_num', 'nan_to_num_', 'nanmean', 'nanmedian', 'nanquantile', 'nansum', 'narrow', 'narrow_copy', 'ne', 'ne_', 'neg', 'neg_', 'negative', 'negative_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'nextafter', 'nextafter_', 'nonzero', 'nonzero_numpy', 'nonzero_static', 'normal_', 'numpy_T', 'orgqr', 'ormqr', 'outer', 'permute', 'pinverse', 'polygamma', 'polygamma_', 'positive', 'pow', 'pow_', 'prelu', 'prod', 'put', 'put_', 'qr', 'quantile', 'rad2deg', 'rad2deg_', 'random_', 'ravel', 'reciprocal', 'reciprocal_', 'record_stream', 'relu', 'relu_', 'remainder', 'remainder_', 'renorm', 'renorm_', 'repeat', 'repeat_interleave', 'reshape', 'reshape_as', 'resize_', 'resize_as_', 'resolve_conj', 'resolve_neg', 'roll', 'rot90', 'round', 'round_', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'scatter_add', 'scatter_add_', 'scatter_reduce', 'scatter_reduce_', 'select', 'select_scatter', 'sgn', 'sgn_', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'slice_scatter', 'slogdet', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'sum_to_size', 'svd', 'swapaxes', 'swapdims', 't', 't_', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tile', 'topk', 'trace', 'transpose', 'transpose_', 'triangular_solve', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'trunc', 'trunc_', 'unbind', 'unflatten', 'unfold', 'uniform_', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'unsqueeze_', 'var', 'vdot', 'view', 'view_as', 'vsplit', 'where', 'xlogy', 'xlogy_', 'zero_']
+__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', '_addmm_activation', '_conj', '_neg_view', 'abs', 'abs_', 'absolute', 'absolute_', 'acos', 'acos_', 'acosh', 'acosh_', 'add', 'add_', 'addbmm', 'addbmm_', 'addcdiv', 'addcdiv_', 'addcmul', 'addcmul_', 'addmm', 'addmm_', 'addmv', 'addmv_', 'addr', 'addr_', 'adjoint', 'alias', 'all', 'allclose', 'amax', 'amin', 'aminmax', 'angle', 'any', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan2_', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'as_strided_scatter', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan2_', 'atan_', 'atanh', 'atanh_', 'baddbmm', 'baddbmm_', 'bernoulli', 'bernoulli_', 'bincount', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'broadcast_to', 'cauchy_', 'ceil', 'ceil_', 'cholesky', 'cholesky_inverse', 'cholesky_solve', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clip', 'clip_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'contiguous', 'copysign', 'copysign_', 'corrcoef', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cov', 'cross', 'cummax', 'cummin', 'cumprod', 'cumprod_', 'cumsum', 'cumsum_', 'deg2rad', 'deg2rad_', 'det', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_scatter', 'diff', 'digamma', 'digamma_', 'dist', 'div', 'div_', 'divide', 'divide_', 'dot', 'dsplit', 'eq', 'eq_', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'erfinv_', 'exp', 'exp2', 'exp2_', 'exp_', 'expand', 'expand_as', 'expm1', 'expm1_', 'exponential_', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'fliplr', 'flipud', 'float_power', 'float_power_', 'floor', 'floor_', 'floor_divide', 'floor_divide_', 'fmax', 'fmin', 'fmod', 'fmod_', 'frac', 'frac_', 'frexp', 'gather', 'gcd', 'gcd_', 'ge', 'ge_', 'geometric_', 'geqrf', 'ger', 'greater', 'greater_', 'greater_equal', 'greater_equal_', 'gt', 'gt_', 'hardshrink', 'hardshrink_backward', 'heaviside', 'heaviside_', 'histc', 'histogram', 'hsplit', 'hypot', 'hypot_', 'i0', 'i0_', 'igamma', 'igamma_', 'igammac', 'igammac_', 'index_add', 'index_add_', 'index_copy', 'index_copy_', 'index_fill', 'index_fill_', 'index_put', 'index_put_', 'index_reduce', 'index_reduce_', 'index_select', 'inner', 'inverse', 'is_conj', 'is_neg', 'is_nonzero', 'is_same_size', 'isclose', 'isfinite', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'item', 'kron', 'kthvalue', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'le_', 'lerp', 'lerp_', 'less', 'less_', 'less_equal', 'less_equal_', 'lgamma', 'lgamma_', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_normal_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logcumsumexp', 'logdet', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logit', 'logit_', 'logsumexp', 'lt', 'lt_', 'lu_solve', 'mH', 'mT', 'masked_fill', 'masked_fill_', 'masked_scatter', 'masked_scatter_', 'masked_select', 'matmul', 'matrix_H', 'matrix_exp', 'matrix_power', 'max', 'maximum', 'mean', 'median', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'mul_', 'multinomial', 'multiply', 'multiply_', 'mv', 'mvlgamma', 'mvlgamma_', 'nan_to_num', 'nan_to_num_', 'nanmean', 'nanmedian', 'nanquantile', 'nansum', 'narrow', 'narrow_copy', 'ne', 'ne_', 'neg', 'neg_', 'negative', 'negative_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'nextafter', 'nextafter_', 'nonzero', 'nonzero_numpy', 'nonzero_static', 'normal_', 'not_equal', 'not_equal_', 'numpy_T', 'orgqr', 'ormqr', 'outer', 'permute', 'pinverse', 'polygamma', 'polygamma_', 'positive', 'pow', 'pow_', 'prelu', 'prod', 'put', 'put_', 'qr', 'quantile', 'rad2deg', 'rad2deg_', 'random_', 'ravel', 'reciprocal', 'reciprocal_', 'record_stream', 'relu', 'relu_', 'remainder', 'remainder_', 'renorm', 'renorm_', 'repeat', 'repeat_interleave', 'reshape', 'reshape_as', 'resize_', 'resize_as_', 'resolve_conj', 'resolve_neg', 'roll', 'rot90', 'round', 'round_', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'scatter_add', 'scatter_add_', 'scatter_reduce', 'scatter_reduce_', 'select', 'select_scatter', 'sgn', 'sgn_', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'slice_scatter', 'slogdet', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'sum_to_size', 'svd', 'swapaxes', 'swapdims', 't', 't_', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tile', 'topk', 'trace', 'transpose', 'transpose_', 'triangular_solve', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'trunc', 'trunc_', 'unbind', 'unflatten', 'unfold', 'uniform_', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'unsqueeze_', 'var', 'vdot', 'view', 'view_as', 'vsplit', 'where', 'xlogy', 'xlogy_', 'zero_']

@@ -54,6 +54,7 @@ from .inplace_views import *  # noqa: F403
 from .integration import *  # noqa: F403
 from .isin import *  # noqa: F403
 from .joining import *  # noqa: F403
+from .legacy_norms import *  # noqa: F403
 from .linalg import *  # noqa: F403
 from .linalg_cholesky import *  # noqa: F403
 from .linalg_composite import *  # noqa: F403
@@ -77,6 +78,8 @@ from .matrix_exp import *  # noqa: F403
 from .misc_ops import *  # noqa: F403
 from .multihead_attention import *  # noqa: F403
 from .multinomial import *  # noqa: F403
+from .namespace_aliases import *  # noqa: F403
+from .native_dropout import *  # noqa: F403
 from .nonzero_static import *  # noqa: F403
 from .normalization import *  # noqa: F403
 from .order_stats import *  # noqa: F403
@@ -91,6 +94,7 @@ from .quantile import *  # noqa: F403
 from .random_distributions import *  # noqa: F403
 from .random_fill import *  # noqa: F403
 from .randperm import *  # noqa: F403
+from .range_inclusive import *  # noqa: F403
 from .ranges import *  # noqa: F403
 from .reduction import *  # noqa: F403
 from .reduction_more import *  # noqa: F403
@@ -124,4 +128,6 @@ from .upsample_ops import *  # noqa: F403
 from .upsample_out import *  # noqa: F403
 from .view_backward import *  # noqa: F403
 from .view_copy import *  # noqa: F403
+from .view_copy_more import *  # noqa: F403
 from .views import *  # noqa: F403
+from .windows import *  # noqa: F403

@@ -24,6 +24,7 @@ from ember._tensor import empty_tensor
 from ember.aten.memory_overlap import assert_no_internal_overlap
 from ember.aten.native import at
 from ember.aten.native.common import as_dtype
+from ember.aten.native.deterministic_fill import deterministic_fill
 from ember.aten.native.layout import (
     check_sizes,
     like_strides,
@@ -153,7 +154,7 @@ def empty_memory_format(size, dtype, layout, device, pin_memory, memory_format):
         raise RuntimeError("preserve memory format is unsupported by the contiguous operator")
     strides = None if name == "contiguous_format" else strides_for(sizes, name)
     dtype = as_dtype(dtype, dtypes.get_default_dtype())
-    return empty_tensor(sizes, dtype, target_device(device), strides)
+    return deterministic_fill(empty_tensor(sizes, dtype, target_device(device), strides))
 
 
 def empty_strided(size, stride, dtype, layout, device, pin_memory):
@@ -170,7 +171,7 @@ def empty_strided(size, stride, dtype, layout, device, pin_memory):
             f"strides={list(strides)}"
         )
     dtype = as_dtype(dtype, dtypes.get_default_dtype())
-    return empty_tensor(sizes, dtype, target_device(device), strides)
+    return deterministic_fill(empty_tensor(sizes, dtype, target_device(device), strides))
 
 
 def empty_like(self, dtype, layout, device, pin_memory, memory_format):
@@ -181,7 +182,9 @@ def empty_like(self, dtype, layout, device, pin_memory, memory_format):
         strides = like_strides(self, memory_format) or contiguous_strides(self._sizes)
         return at.empty_strided(self._sizes, strides, dtype, layout, device, pin_memory)
     device = target_device(device, self.device)
-    return empty_tensor(self._sizes, dtype, device, like_strides(self, memory_format))
+    return deterministic_fill(
+        empty_tensor(self._sizes, dtype, device, like_strides(self, memory_format))
+    )
 
 
 # -- filled factories -----------------------------------------------------------

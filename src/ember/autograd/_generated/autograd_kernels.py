@@ -25247,106 +25247,6 @@ def copy(ks, self, src, non_blocking):
     return result
 
 
-_select_copy_int = handle("select_copy.int")
-
-
-def select_copy_int(ks, self, dim, index):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    requires = ts.grad_mode and (self._requires_grad)
-    if requires:
-        node = nodes.SelectBackward0_copy()
-        node._next_edges = (gradient_edge(self),)
-        node._saved_dim = dim
-        node._saved_index = index
-        node._saved_self_sizes = self._sizes
-    if FW.active:
-        forbid_forward("select_copy", self)
-    prev = ts.excluded
-    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
-    try:
-        result = _select_copy_int.redispatch(ks & AFTER_AUTOGRAD, self, dim, index)
-    finally:
-        ts.excluded = prev
-    if requires:
-        set_history(result, node)
-    return result
-
-
-_slice_copy_Tensor = handle("slice_copy.Tensor")
-
-
-def slice_copy_Tensor(ks, self, dim, start, end, step):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    requires = ts.grad_mode and (self._requires_grad)
-    if requires:
-        node = nodes.SliceBackward0_copy()
-        node._next_edges = (gradient_edge(self),)
-        node._saved_dim = dim
-        node._saved_end = end
-        node._saved_self_sizes = self._sizes
-        node._saved_start = start
-        node._saved_step = step
-    if FW.active:
-        forbid_forward("slice_copy", self)
-    prev = ts.excluded
-    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
-    try:
-        result = _slice_copy_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, dim, start, end, step)
-    finally:
-        ts.excluded = prev
-    if requires:
-        set_history(result, node)
-    return result
-
-
-_split_copy_Tensor = handle("split_copy.Tensor")
-
-
-def split_copy_Tensor(ks, self, split_size, dim):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    requires = ts.grad_mode and (self._requires_grad)
-    if requires:
-        node = nodes.SplitBackward0_copy()
-        node._next_edges = (gradient_edge(self),)
-        node._saved_dim = dim
-        node._saved_self_dtype = self.dtype
-        node._saved_self_sizes = self._sizes
-        node._saved_split_size = split_size
-    if FW.active:
-        forbid_forward("split_copy", self)
-    prev = ts.excluded
-    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
-    try:
-        result = _split_copy_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, split_size, dim)
-    finally:
-        ts.excluded = prev
-    if requires:
-        set_history(result, node)
-    return result
-
-
-_detach_copy = handle("detach_copy")
-
-
-def detach_copy(ks, self):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    requires = ts.grad_mode and (self._requires_grad)
-    if requires:
-        node = NotImplementedNode("aten::detach_copy")
-        node._next_edges = requiring_edges(self,)
-    if FW.active:
-        forbid_forward_fallback("detach_copy", self)
-    prev = ts.excluded
-    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
-    try:
-        result = _detach_copy.redispatch(ks & AFTER_AUTOGRAD, self)
-    finally:
-        ts.excluded = prev
-    if requires:
-        not_implemented_history(node, (result,), (False,))
-    return result
-
-
 __transform_bias_rescale_qkv = handle("_transform_bias_rescale_qkv")
 
 
@@ -25435,6 +25335,602 @@ def _native_multi_head_attention(ks, query, key, value, embed_dim, num_head, qkv
         ts.excluded = prev
     if requires:
         not_implemented_history(node, result, (False, False))
+    return result
+
+
+_is_same_size = handle("is_same_size")
+
+
+def is_same_size(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _is_same_size.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_range_step = handle("range.step")
+
+
+def range_step(ks, start, end, step, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _range_step.redispatch(ks & AFTER_AUTOGRAD, start, end, step, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_range = handle("range")
+
+
+def range(ks, start, end, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _range.redispatch(ks & AFTER_AUTOGRAD, start, end, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_range_out_ = handle("range.out_")
+
+
+def range_out_(ks, start, end, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::range")
+        node = NotImplementedNode("aten::range")
+        node._next_edges = requiring_edges(out,)
+    if FW.active:
+        forbid_forward_fallback("range", out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _range_out_.redispatch(ks & AFTER_AUTOGRAD, start, end, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_range_out = handle("range.out")
+
+
+def range_out(ks, start, end, step, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::range")
+        node = NotImplementedNode("aten::range")
+        node._next_edges = requiring_edges(out,)
+    if FW.active:
+        forbid_forward_fallback("range", out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _range_out.redispatch(ks & AFTER_AUTOGRAD, start, end, step, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_bartlett_window = handle("bartlett_window")
+
+
+def bartlett_window(ks, window_length, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _bartlett_window.redispatch(ks & AFTER_AUTOGRAD, window_length, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bartlett_window_periodic = handle("bartlett_window.periodic")
+
+
+def bartlett_window_periodic(ks, window_length, periodic, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _bartlett_window_periodic.redispatch(ks & AFTER_AUTOGRAD, window_length, periodic, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_blackman_window = handle("blackman_window")
+
+
+def blackman_window(ks, window_length, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _blackman_window.redispatch(ks & AFTER_AUTOGRAD, window_length, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_blackman_window_periodic = handle("blackman_window.periodic")
+
+
+def blackman_window_periodic(ks, window_length, periodic, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _blackman_window_periodic.redispatch(ks & AFTER_AUTOGRAD, window_length, periodic, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_hann_window = handle("hann_window")
+
+
+def hann_window(ks, window_length, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _hann_window.redispatch(ks & AFTER_AUTOGRAD, window_length, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_hann_window_periodic = handle("hann_window.periodic")
+
+
+def hann_window_periodic(ks, window_length, periodic, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _hann_window_periodic.redispatch(ks & AFTER_AUTOGRAD, window_length, periodic, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_hamming_window = handle("hamming_window")
+
+
+def hamming_window(ks, window_length, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _hamming_window.redispatch(ks & AFTER_AUTOGRAD, window_length, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_hamming_window_periodic = handle("hamming_window.periodic")
+
+
+def hamming_window_periodic(ks, window_length, periodic, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _hamming_window_periodic.redispatch(ks & AFTER_AUTOGRAD, window_length, periodic, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_hamming_window_periodic_alpha = handle("hamming_window.periodic_alpha")
+
+
+def hamming_window_periodic_alpha(ks, window_length, periodic, alpha, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _hamming_window_periodic_alpha.redispatch(ks & AFTER_AUTOGRAD, window_length, periodic, alpha, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_hamming_window_periodic_alpha_beta = handle("hamming_window.periodic_alpha_beta")
+
+
+def hamming_window_periodic_alpha_beta(ks, window_length, periodic, alpha, beta, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _hamming_window_periodic_alpha_beta.redispatch(ks & AFTER_AUTOGRAD, window_length, periodic, alpha, beta, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_kaiser_window = handle("kaiser_window")
+
+
+def kaiser_window(ks, window_length, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _kaiser_window.redispatch(ks & AFTER_AUTOGRAD, window_length, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_kaiser_window_periodic = handle("kaiser_window.periodic")
+
+
+def kaiser_window_periodic(ks, window_length, periodic, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _kaiser_window_periodic.redispatch(ks & AFTER_AUTOGRAD, window_length, periodic, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_kaiser_window_beta = handle("kaiser_window.beta")
+
+
+def kaiser_window_beta(ks, window_length, periodic, beta, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _kaiser_window_beta.redispatch(ks & AFTER_AUTOGRAD, window_length, periodic, beta, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_select_copy_int = handle("select_copy.int")
+
+
+def select_copy_int(ks, self, dim, index):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.SelectBackward0_copy()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_index = index
+        node._saved_self_sizes = self._sizes
+    if FW.active:
+        forbid_forward("select_copy", self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _select_copy_int.redispatch(ks & AFTER_AUTOGRAD, self, dim, index)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_select_copy_int_out = handle("select_copy.int_out")
+
+
+def select_copy_int_out(ks, self, dim, index, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::select_copy")
+        node = NotImplementedNode("aten::select_copy")
+        node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("select_copy", self, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _select_copy_int_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_slice_copy_Tensor = handle("slice_copy.Tensor")
+
+
+def slice_copy_Tensor(ks, self, dim, start, end, step):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.SliceBackward0_copy()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_end = end
+        node._saved_self_sizes = self._sizes
+        node._saved_start = start
+        node._saved_step = step
+    if FW.active:
+        forbid_forward("slice_copy", self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _slice_copy_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, dim, start, end, step)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_slice_copy_Tensor_out = handle("slice_copy.Tensor_out")
+
+
+def slice_copy_Tensor_out(ks, self, dim, start, end, step, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::slice_copy")
+        node = NotImplementedNode("aten::slice_copy")
+        node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("slice_copy", self, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _slice_copy_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, start, end, step, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_split_copy_Tensor = handle("split_copy.Tensor")
+
+
+def split_copy_Tensor(ks, self, split_size, dim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.SplitBackward0_copy()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_self_dtype = self.dtype
+        node._saved_self_sizes = self._sizes
+        node._saved_split_size = split_size
+    if FW.active:
+        forbid_forward("split_copy", self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _split_copy_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, split_size, dim)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_split_copy_Tensor_out = handle("split_copy.Tensor_out")
+
+
+def split_copy_Tensor_out(ks, self, split_size, dim, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _split_copy_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, self, split_size, dim, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_detach_copy = handle("detach_copy")
+
+
+def detach_copy(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::detach_copy")
+        node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("detach_copy", self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _detach_copy.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_detach_copy_out = handle("detach_copy.out")
+
+
+def detach_copy_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::detach_copy")
+        node = NotImplementedNode("aten::detach_copy")
+        node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("detach_copy", self, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _detach_copy_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_view_as_real_copy = handle("view_as_real_copy")
+
+
+def view_as_real_copy(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.ViewAsRealBackward0_copy()
+        node._next_edges = (gradient_edge(self),)
+    if FW.active:
+        forbid_forward("view_as_real_copy", self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _view_as_real_copy.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_view_as_real_copy_out = handle("view_as_real_copy.out")
+
+
+def view_as_real_copy_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::view_as_real_copy")
+        node = NotImplementedNode("aten::view_as_real_copy")
+        node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("view_as_real_copy", self, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _view_as_real_copy_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_view_as_complex_copy = handle("view_as_complex_copy")
+
+
+def view_as_complex_copy(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::view_as_complex_copy")
+        node._next_edges = requiring_edges(self,)
+    if FW.active:
+        forbid_forward_fallback("view_as_complex_copy", self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _view_as_complex_copy.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_view_as_complex_copy_out = handle("view_as_complex_copy.out")
+
+
+def view_as_complex_copy_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::view_as_complex_copy")
+        node = NotImplementedNode("aten::view_as_complex_copy")
+        node._next_edges = requiring_edges(self, out)
+    if FW.active:
+        forbid_forward_fallback("view_as_complex_copy", self, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _view_as_complex_copy_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_native_dropout = handle("native_dropout")
+
+
+def native_dropout(ks, input, p, train):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (input._requires_grad)
+    if requires:
+        node = nodes.NativeDropoutBackward0()
+        node._next_edges = (gradient_edge(input),)
+        node._saved_p = p
+        node._saved_train = train
+    if FW.active:
+        forbid_forward("native_dropout", input)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _native_dropout.redispatch(ks & AFTER_AUTOGRAD, input, p, train)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+        node._raw_saved_result1 = SavedVariable(result[1], True)
+    return result
+
+
+_native_dropout_backward = handle("native_dropout_backward")
+
+
+def native_dropout_backward(ks, grad_output, mask, scale):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or mask._requires_grad)
+    if requires:
+        node = nodes.NativeDropoutBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(mask))
+        if node.should_compute_output(0):
+            node._raw_saved_grad_output = SavedVariable(grad_output)
+        if node.should_compute_output(0):
+            node._raw_saved_mask = SavedVariable(mask)
+        if node.should_compute_output(0):
+            node._saved_scale = scale
+    if FW.active:
+        forbid_forward("native_dropout_backward", grad_output, mask)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _native_dropout_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, mask, scale)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
     return result
 
 
@@ -26618,11 +27114,39 @@ impl("nll_loss2d_forward", "Autograd", nll_loss2d_forward, keyset_arg="raw")
 impl("nll_loss2d_backward", "Autograd", nll_loss2d_backward, keyset_arg="raw")
 impl("fake_quantize_per_tensor_affine_cachemask", "Autograd", fake_quantize_per_tensor_affine_cachemask, keyset_arg="raw")
 impl("copy", "Autograd", copy, keyset_arg="raw")
-impl("select_copy.int", "Autograd", select_copy_int, keyset_arg="raw")
-impl("slice_copy.Tensor", "Autograd", slice_copy_Tensor, keyset_arg="raw")
-impl("split_copy.Tensor", "Autograd", split_copy_Tensor, keyset_arg="raw")
-impl("detach_copy", "Autograd", detach_copy, keyset_arg="raw")
 impl("_transform_bias_rescale_qkv", "Autograd", _transform_bias_rescale_qkv, keyset_arg="raw")
 impl("_masked_softmax", "Autograd", _masked_softmax, keyset_arg="raw")
 impl("_masked_softmax_backward", "Autograd", _masked_softmax_backward, keyset_arg="raw")
 impl("_native_multi_head_attention", "Autograd", _native_multi_head_attention, keyset_arg="raw")
+impl("is_same_size", "Autograd", is_same_size, keyset_arg="raw")
+impl("range.step", "Autograd", range_step, keyset_arg="raw")
+impl("range", "Autograd", range, keyset_arg="raw")
+impl("range.out_", "Autograd", range_out_, keyset_arg="raw")
+impl("range.out", "Autograd", range_out, keyset_arg="raw")
+impl("bartlett_window", "Autograd", bartlett_window, keyset_arg="raw")
+impl("bartlett_window.periodic", "Autograd", bartlett_window_periodic, keyset_arg="raw")
+impl("blackman_window", "Autograd", blackman_window, keyset_arg="raw")
+impl("blackman_window.periodic", "Autograd", blackman_window_periodic, keyset_arg="raw")
+impl("hann_window", "Autograd", hann_window, keyset_arg="raw")
+impl("hann_window.periodic", "Autograd", hann_window_periodic, keyset_arg="raw")
+impl("hamming_window", "Autograd", hamming_window, keyset_arg="raw")
+impl("hamming_window.periodic", "Autograd", hamming_window_periodic, keyset_arg="raw")
+impl("hamming_window.periodic_alpha", "Autograd", hamming_window_periodic_alpha, keyset_arg="raw")
+impl("hamming_window.periodic_alpha_beta", "Autograd", hamming_window_periodic_alpha_beta, keyset_arg="raw")
+impl("kaiser_window", "Autograd", kaiser_window, keyset_arg="raw")
+impl("kaiser_window.periodic", "Autograd", kaiser_window_periodic, keyset_arg="raw")
+impl("kaiser_window.beta", "Autograd", kaiser_window_beta, keyset_arg="raw")
+impl("select_copy.int", "Autograd", select_copy_int, keyset_arg="raw")
+impl("select_copy.int_out", "Autograd", select_copy_int_out, keyset_arg="raw")
+impl("slice_copy.Tensor", "Autograd", slice_copy_Tensor, keyset_arg="raw")
+impl("slice_copy.Tensor_out", "Autograd", slice_copy_Tensor_out, keyset_arg="raw")
+impl("split_copy.Tensor", "Autograd", split_copy_Tensor, keyset_arg="raw")
+impl("split_copy.Tensor_out", "Autograd", split_copy_Tensor_out, keyset_arg="raw")
+impl("detach_copy", "Autograd", detach_copy, keyset_arg="raw")
+impl("detach_copy.out", "Autograd", detach_copy_out, keyset_arg="raw")
+impl("view_as_real_copy", "Autograd", view_as_real_copy, keyset_arg="raw")
+impl("view_as_real_copy.out", "Autograd", view_as_real_copy_out, keyset_arg="raw")
+impl("view_as_complex_copy", "Autograd", view_as_complex_copy, keyset_arg="raw")
+impl("view_as_complex_copy.out", "Autograd", view_as_complex_copy_out, keyset_arg="raw")
+impl("native_dropout", "Autograd", native_dropout, keyset_arg="raw")
+impl("native_dropout_backward", "Autograd", native_dropout_backward, keyset_arg="raw")

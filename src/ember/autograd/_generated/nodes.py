@@ -124,6 +124,8 @@ from ember.autograd.formulas import (
     mvlgamma_backward,
     nansum_backward,
     native_batch_norm_backward,
+    native_dropout_double_backward,
+    native_dropout_input_backward,
     native_group_norm_backward_formula,
     native_layer_norm_backward,
     new_zeros_with_options,
@@ -10648,6 +10650,30 @@ class FakeQuantizePerTensorAffineCachemaskBackward0(GeneratedNode):
         return [grad_0]
 
 
+class MaskedSoftmaxBackward0(GeneratedNode):
+    """Backward of aten::_masked_softmax."""
+
+    _saved_variables = ('_raw_saved_mask', '_raw_saved_result')
+    _saved_dim = None
+    _raw_saved_mask = None
+    _saved_mask = SavedTensor('_raw_saved_mask')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        mask = _unpack(node._raw_saved_mask, node)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at._masked_softmax_backward(grad, result, mask, dim)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
 class SelectBackward0_copy(GeneratedNode):
     """Backward of aten::select_copy.int."""
 
@@ -10717,25 +10743,68 @@ class SplitBackward0_copy(GeneratedNode):
         return [grad_0]
 
 
-class MaskedSoftmaxBackward0(GeneratedNode):
-    """Backward of aten::_masked_softmax."""
+class ViewAsRealBackward0_copy(GeneratedNode):
+    """Backward of aten::view_as_real_copy."""
 
-    _saved_variables = ('_raw_saved_mask', '_raw_saved_result')
-    _saved_dim = None
-    _raw_saved_mask = None
-    _saved_mask = SavedTensor('_raw_saved_mask')
-    _raw_saved_result = None
-    _saved_result = SavedTensor('_raw_saved_result')
+    _saved_variables = ()
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        dim = node._saved_dim
-        mask = _unpack(node._raw_saved_mask, node)
-        result = _unpack(node._raw_saved_result, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = at._masked_softmax_backward(grad, result, mask, dim)
+            grad_0 = at.view_as_complex(grad.contiguous())
         else:
             grad_0 = None
         return [grad_0]
+
+
+class NativeDropoutBackward0(GeneratedNode):
+    """Backward of aten::native_dropout."""
+
+    _saved_variables = ('_raw_saved_result1',)
+    _saved_p = None
+    _saved_train = None
+    _raw_saved_result1 = None
+    _saved_result1 = SavedTensor('_raw_saved_result1')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        p = node._saved_p
+        train = node._saved_train
+        result1 = _unpack(node._raw_saved_result1, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = native_dropout_input_backward(grad, result1, p, train)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class NativeDropoutBackwardBackward0(GeneratedNode):
+    """Backward of aten::native_dropout_backward."""
+
+    _saved_variables = ('_raw_saved_grad_output', '_raw_saved_mask')
+    _raw_saved_grad_output = None
+    _saved_grad_output = SavedTensor('_raw_saved_grad_output')
+    _raw_saved_mask = None
+    _saved_mask = SavedTensor('_raw_saved_mask')
+    _saved_scale = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        grad_output = _unpack(node._raw_saved_grad_output, node)
+        mask = _unpack(node._raw_saved_mask, node)
+        scale = node._saved_scale
+        if node._next_edges[0][0] is not None:
+            grad_0 = native_dropout_double_backward(grad, grad_output, mask, scale)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = not_implemented("native_dropout_backward: mask")
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]

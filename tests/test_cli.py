@@ -161,8 +161,13 @@ def test_demo_writes_an_offline_page(tmp_path, capsys):
     assert (
         "backward node MmBackward0; result [[11.0]] (shape [1, 1], ember.bfloat16, cpu)" in printed
     )
+    assert "== grad on cpu under vmap ==" in printed
+    assert (
+        "kernels FuncTorchDynamicLayerFrontMode [backend fallback] -> FuncTorchBatched [kernel]"
+        in printed
+    )
     page = out.read_text()
-    assert page.count("ember.dispatch.trace/1") >= 16  # one embedded trace per condition
+    assert page.count("ember.dispatch.trace/1") >= 24  # one embedded trace per condition
     for banned in ("http://", "https://", "<link", " src="):
         assert banned not in page
 

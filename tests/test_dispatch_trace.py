@@ -231,3 +231,21 @@ def test_the_route_follows_autocasts_call_again_of_the_same_operator():
     assert "call aten::mm again, AutocastCPU excluded" in route["arrows"]
     assert len(route["arrows"]) == len(ids) - 1
     assert route["summary"]["backward_node"] == "MmBackward0"
+
+
+def test_the_route_of_a_vmapped_mm_ends_at_the_batching_rule():
+    """Under vmap, FrontMode's fallback calls mm again at FuncTorchBatched, whose rule calls
+    matmul (another operator): the route stops at the rule and names what it calls."""
+    a = ember.ones(1, 1, 2)
+    b = ember.ones(2, 1)
+    with ember.dispatch.trace() as recorded:
+        ember.vmap(lambda x: ember.mm(x, b))(a)
+    route = route_of(recorded.to_dict()["events"][0])
+    ids = [stage["id"] for stage in route["stages"]]
+    assert ids == ["binding", "entry", "dispatcher", "autograd", "kernel0", "call1", "backend"]
+    last = route["stages"][-1]
+    assert last["layer"] == "FuncTorchBatched kernel"
+    assert ["then calls", "aten::matmul"] in last["lines"]
+    assert route["summary"]["kernels"] == (
+        "FuncTorchDynamicLayerFrontMode [backend fallback] -> FuncTorchBatched [kernel]"
+    )

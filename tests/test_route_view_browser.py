@@ -168,6 +168,25 @@ def test_the_autocast_control_shows_its_kernel_and_the_call_again(route_page):
     assert page.eval_on_selector_all("#route .stage", "nodes => nodes.length") == 6
 
 
+def test_the_vmap_control_shows_the_layer_stack_and_the_batching_rule(route_page):
+    page, html = route_page
+    data = embedded(html)
+    page.check('input[name="device"][value="cpu"]')
+    page.check('input[name="mode"][value="grad"]')
+    page.check('input[name="transform"][value="vmap"]')
+    assert page.get_attribute("body", "data-condition") == "grad / cpu / vmap"
+    stages = page.eval_on_selector_all("#route .stage", "nodes => nodes.map(n => n.dataset.stage)")
+    assert stages == ["binding", "entry", "dispatcher", "autograd", "kernel0", "call1", "backend"]
+    event = route_for(data, "grad", "cpu", "vmap")["trace"]["events"][0]
+    assert field(page, "dispatcher", "highest key") == event["key"]
+    assert event["key"] == "FuncTorchDynamicLayerFrontMode"
+    assert "skipped" in page.get_attribute('.stage[data-stage="autograd"]', "class")
+    assert field(page, "call1", "highest key") == "FuncTorchBatched"
+    assert field(page, "backend", "slot") == "FuncTorchBatched [kernel]"
+    assert field(page, "backend", "then calls") == "aten::matmul"
+    page.check('input[name="transform"][value="none"]')
+
+
 def test_screenshot(route_page):
     page, _ = route_page
     out = ROOT / "artifacts"

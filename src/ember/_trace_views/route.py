@@ -160,6 +160,8 @@ def route_of(event: dict) -> dict:
         is_last = step is last
         if _is_autograd_key(step["key"]) and not any(s["id"] == "autograd" for s in stages):
             stage_id, layer = "autograd", "Autograd kernel"
+        elif is_last and step["key"].startswith(_RECALLING_PREFIXES):
+            stage_id, layer = "backend", f"{step['key']} kernel"  # a batching rule, say
         elif is_last:
             stage_id, layer = "backend", "Backend kernel"
         else:
@@ -168,6 +170,9 @@ def route_of(event: dict) -> dict:
         if stage_id == "autograd":
             lines.append(["grad mode", "on" if step["grad_mode"] else "off"])
             lines.append(["backward node", _backward_node(event)])
+        if is_last and step["key"].startswith(_RECALLING_PREFIXES):
+            calls = dict.fromkeys(c["op"] for c in step["children"] if c["kind"] == "call")
+            lines.append(["then calls", ", ".join(calls) or "nothing"])
         if is_last:
             lines.append(["result", _result_text(event)])
         stages.append({"id": stage_id, "layer": layer, "title": step["key"], "lines": lines})

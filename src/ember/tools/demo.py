@@ -2,7 +2,8 @@
 
 Layer: tools. In: nothing (the program is fixed: a [1, 2] @ [3, 4]^T product,
 the same values every time). Out: for each condition (grad / plain / no_grad /
-inference_mode, on cpu and on meta, with no transform or under autocast) the
+inference_mode, on cpu and on meta, with no transform, under autocast or under
+vmap) the
 recorded trace of the ``mm`` call, a printed summary of each route, and
 ``route.html`` built from those traces.
 """
@@ -13,12 +14,15 @@ import contextlib
 
 MODES = ("grad", "plain", "no_grad", "inference_mode")
 DEVICES = ("cpu", "meta")
-TRANSFORMS = ("none", "autocast")  # autocast: torch.autocast("cpu", dtype=torch.bfloat16)
+# autocast: torch.autocast("cpu", dtype=torch.bfloat16) around the mm; vmap: the mm of
+# torch.vmap(lambda x: torch.mm(x, b)) over a batch of one a
+TRANSFORMS = ("none", "autocast", "vmap")
 
 PROGRAM = """\
 import ember as torch
 with CONTEXT:          # grad, plain: nothing; no_grad: torch.no_grad(); inference_mode: torch.inference_mode()
-                       # autocast adds torch.autocast("cpu", dtype=torch.bfloat16) around the mm
+                       # autocast adds torch.autocast("cpu", dtype=torch.bfloat16) around the mm;
+                       # vmap calls torch.vmap(lambda x: torch.mm(x, b))(a[None]) instead
     a = torch.tensor([[1., 2.]], requires_grad=REQUIRES_GRAD, device=DEVICE)   # plain: False
     b = torch.tensor([[3.], [4.]], device=DEVICE)
     with torch.dispatch.trace() as t:
@@ -51,6 +55,12 @@ def record(mode: str, device: str = "cpu", transform: str = "none") -> dict:
     with _context(mode):
         a = ember.tensor([[1.0, 2.0]], requires_grad=mode != "plain", device=device)
         b = ember.tensor([[3.0], [4.0]], device=device)
+        if transform == "vmap":
+            batch = a[None]
+            with ember.dispatch.trace() as recorded:
+                y = ember.vmap(lambda x: ember.mm(x, b))(batch)
+            del y
+            return recorded.to_dict()
         with _transform(transform), ember.dispatch.trace() as recorded:
             y = ember.mm(a, b)
     del y

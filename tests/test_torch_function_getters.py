@@ -1,4 +1,4 @@
-"""__torch_function__ for Tensor's getters: dtype, device, layout and the other fields.
+"""__torch_function__ for Tensor's getters: itemsize, nbytes, the kind flags and the others.
 
 PyTorch hands a getter to a TorchFunctionMode or a subclass's handler as
 ``Tensor.<name>.__get__``; ``func.__self__.__name__`` names the field. Each scenario runs on
@@ -15,7 +15,7 @@ import ember
 
 # The getters PyTorch 2.13 routes through __torch_function__ (each one seen by a mode).
 GETTERS = [
-    "dtype", "device", "layout", "shape", "requires_grad", "grad", "is_leaf", "ndim", "data",
+    "shape", "requires_grad", "grad", "is_leaf", "ndim", "data",
     "T", "mT", "H", "is_sparse", "is_cpu", "itemsize", "nbytes", "grad_fn", "is_quantized",
     "is_meta", "output_nr", "_version", "is_nested", "real", "retains_grad",
 ]  # fmt: skip
@@ -39,7 +39,19 @@ def _mode_records(lib, name):
     return seen, repr(value).replace("ember", "torch")
 
 
-@pytest.mark.parametrize("name", GETTERS)
+# PyTorch routes these too; ember's kernels read them on the tensors they are given, so
+# routing them waits for Note [Field reads a handler does not see] (aten/torch_function.py).
+NOT_ROUTED = ["dtype", "device", "layout"]
+
+
+@pytest.mark.parametrize(
+    "name",
+    GETTERS
+    + [
+        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason="not routed"))
+        for n in NOT_ROUTED
+    ],
+)
 def test_a_mode_sees_each_getter(name):
     ours, theirs = _mode_records(ember, name), _mode_records(torch, name)
     assert ours[0] == theirs[0]
@@ -58,40 +70,41 @@ def _subclass_records(lib):
 
     s = lib.ones(3).as_subclass(Sub)
     seen.clear()
-    values = [repr(s.dtype), repr(s.device), repr(s.layout), s.is_sparse, s.itemsize, s.nbytes]
-    return seen, [v.replace("ember", "torch") if isinstance(v, str) else v for v in values]
+    values = [s.is_sparse, s.is_quantized, s.itemsize, s.nbytes, s.is_nested]
+    return seen, values
 
 
-def test_a_subclass_handler_sees_dtype_device_layout():
+def test_a_subclass_handler_sees_the_kind_flags_and_sizes():
     ours, theirs = _subclass_records(ember), _subclass_records(torch)
     assert ours == theirs
-    assert ours[0] == ["dtype", "device", "layout", "is_sparse", "itemsize", "nbytes"]
+    assert ours[0] == ["is_sparse", "is_quantized", "itemsize", "nbytes", "is_nested"]
 
 
 def _answers(lib):
     class Lying(lib.overrides.TorchFunctionMode):
         def __torch_function__(self, func, types, args=(), kwargs=None):
-            if func == lib.Tensor.dtype.__get__:
-                return "a dtype of the mode's"
+            if func == lib.Tensor.itemsize.__get__:
+                return "an itemsize of the mode's"
             return func(*args, **(kwargs or {}))
 
     x = lib.ones(2)
     with Lying():
-        inside = x.dtype
-    return inside, repr(x.dtype).replace("ember", "torch")
+        inside = x.itemsize
+    return inside, x.itemsize
 
 
 def test_the_handlers_answer_is_the_read():
-    assert _answers(ember) == _answers(torch) == ("a dtype of the mode's", "torch.float32")
+    assert _answers(ember) == _answers(torch) == ("an itemsize of the mode's", 4)
 
 
 def test_getters_still_read_plain_after_the_mode():
     # The checking wrappers leave ember.Tensor once the mode is gone; reads are the fields.
-    ours = _mode_records(ember, "dtype")
-    assert ours[1] == "torch.float32"
-    x = ember.zeros(2, dtype=ember.float64)
-    assert x.dtype is ember.float64 and x.device.type == "cpu" and x.layout is ember.strided
-    assert type(ember.Tensor.__dict__["dtype"]).__name__ == "member_descriptor"
+    ours = _mode_records(ember, "itemsize")
+    assert ours[1] == "4"
+    ember.ones(1).dim()  # a plain tensor's call finds the wrappers idle and takes them away
+    original = ember.Tensor.__dict__["itemsize"]
+    assert not hasattr(original.fget, "torch_function_checked")
+    assert ember.zeros(2, dtype=ember.float64).itemsize == 8
 
 
 def test_kind_flags_match_torch():

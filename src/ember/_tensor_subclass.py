@@ -35,12 +35,7 @@ from ember._c10.py_interpreter import (
     sizes_strides_policy_bits,
 )
 from ember._c10.storage import Storage, storage_nbytes, strided_storage_nbytes
-from ember._c10.tensor_impl import (
-    PYTHON_KEY_BITS,
-    TensorImpl,
-    contiguous_strides,
-    device_key_bits,
-)
+from ember._c10.tensor_impl import PYTHON_KEY_BITS, contiguous_strides, device_key_bits
 from ember._c10.thread_state import per_thread, thread_state
 from ember._c10.tls import tls_is_dispatch_key_included
 from ember._size import Size
@@ -97,15 +92,9 @@ def _set_python_metadata(tensor, bits: int) -> None:
         tensor._python_metadata = bits
 
 
-# The field itself: a subclass's __torch_function__ sees the user's reads of `dtype`, not
-# the ones construction makes (torch's C++ reads the TensorImpl).
-_dtype_of = TensorImpl.dtype.__get__
-
-
 def _set_requires_grad(tensor, requires_grad: bool) -> None:
     if requires_grad:
-        dtype = _dtype_of(tensor)
-        if not (dtype.is_floating_point or dtype.is_complex):
+        if not (tensor.dtype.is_floating_point or tensor.dtype.is_complex):
             raise RuntimeError(
                 "Only Tensors of floating point and complex dtype can require gradients"
             )

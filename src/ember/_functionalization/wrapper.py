@@ -21,7 +21,7 @@ this tensor from the base, the generation it last saw, the functorch level.
 Mutations are queued, not applied: ``commit_update`` appends (new value, ViewMetas) to
 the storage and bumps its generation. A wrapper whose generation lags its storage's is
 out of date; ``sync`` applies the queued updates to the base (each view's inverse, in
-reverse order: Note [Functionalization: Alias Removal Part 2] in PyTorch) and replays
+reverse order: PyTorch's note "Functionalization: Alias Removal Part 2") and replays
 the wrapper's ViewMetas off the new base. Every op these steps run goes through the
 dispatcher with Functionalize excluded, so a dispatch mode below sees them.
 """
@@ -215,7 +215,7 @@ def is_functional(t) -> bool:
 
 def to_functional(value) -> Tensor:
     """to_functional_tensor: a fresh wrapper (and storage) over ``value``; a wrapped
-    Python number stays as it is (Note [Wrapped Numbers <> Functionalization])."""
+    Python number stays as it is (PyTorch's note "Wrapped Numbers <> Functionalization")."""
     if value._is_wrapped_number:
         return value
     if functional_state(value) is not None:

@@ -11,7 +11,6 @@ collection of FunctionSignature::parse in torch/csrc/utils/python_arg_parser.cpp
 from __future__ import annotations
 
 import functools
-import types
 
 from ember._torch_function import (
     ALL_DISABLED,
@@ -111,14 +110,23 @@ _METHODS = {
     ),
 }
 _ALIASES = {"ndimension": "dim", "nelement": "numel"}
-# The getters PyTorch hands to __torch_function__ as `Tensor.<name>.__get__`; dtype and
-# device are TensorImpl slots, itemsize and nbytes its properties: each is placed on
-# ember.Tensor itself (as fast to read) so that its checking wrapper can stand in for it.
+# The getters PyTorch hands to __torch_function__ as `Tensor.<name>.__get__`; itemsize and
+# nbytes (TensorImpl's properties) are placed on ember.Tensor itself so that their checking
+# wrappers can stand in for them. dtype, device and layout are not among them (PyTorch's
+# are): ember's kernels read those fields of the tensors they are given, a subclass's
+# among them, where torch's C++ reads the TensorImpl, so a handler would see reads torch's
+# never does (Note [Field reads a handler does not see]).
 _PROPERTIES = (
     "shape ndim T mT H mH requires_grad grad grad_fn is_leaf data is_cpu is_meta is_cuda _version "
-    "output_nr retains_grad nbytes itemsize real imag dtype device layout is_sparse is_sparse_csr "
-    "is_quantized is_nested is_mkldnn"
+    "output_nr retains_grad nbytes itemsize real imag is_sparse is_sparse_csr is_quantized "
+    "is_nested is_mkldnn"
 ).split()
+# Note [Field reads a handler does not see]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# torch routes `x.dtype`, `x.device` and `x.layout` through __torch_function__ too. Doing
+# the same here needs every kernel's reads of them to bypass the checking wrapper (a
+# TensorImpl slot read); until then they read plain, and tests/test_torch_function_getters.py
+# keeps the difference as strict xfails.
 # Properties whose setter PyTorch does not check (THPVariable_set_real / _set_imag call
 # at::real / at::imag and copy_ at once).
 _UNCHECKED_SETTERS = frozenset(
@@ -280,11 +288,7 @@ def _wrap(tensor_class, name: str, style, public_name: str) -> None:
     if attribute is None:
         return
     if style is None:
-        if isinstance(attribute, types.MemberDescriptorType):  # a slot (ember's code sets it)
-            setattr(tensor_class, name, attribute)
-            readable = _Getset(attribute.__get__, attribute.__set__)
-            _WRAPPERS[name] = (attribute, _checked_property(tensor_class, readable, name))
-        elif isinstance(attribute, property) and not hasattr(attribute.fget, _MARK):
+        if isinstance(attribute, property) and not hasattr(attribute.fget, _MARK):
             original = _Getset(attribute.fget, attribute.fset, attribute.fdel, attribute.__doc__)
             original.__name__ = name
             setattr(tensor_class, name, original)

@@ -401,8 +401,8 @@ def write_default_backend(groups: list[StructuredGroup]) -> str:
     RegisterCompositeExplicitAutogradNonFunctional.cpp). See Note [Default backend kernels]."""
     doc = (
         "The CompositeExplicitAutogradNonFunctional kernels of the structured operators\n"
-        "(mirrors RegisterCompositeExplicitAutogradNonFunctional.cpp): see Note [Default backend\n"
-        "kernels] in ember/codegen/gen_registrations.py."
+        "(mirrors RegisterCompositeExplicitAutogradNonFunctional.cpp): see\n"
+        "Note [Default backend kernels] in ember/codegen/gen_registrations.py."
     )
     lines = [HEADER + f'"""{doc}"""', ""]
     lines.append("from ember.aten import meta as M")

@@ -13,7 +13,6 @@ from __future__ import annotations
 import functools
 
 from ember._torch_function import (
-    ALL_DISABLED,
     TorchFunctionCall,
     _disabled_torch_function_impl,
     append_overloaded,
@@ -129,9 +128,7 @@ _PROPERTIES = (
 # keeps the difference as strict xfails.
 # Properties whose setter PyTorch does not check (THPVariable_set_real / _set_imag call
 # at::real / at::imag and copy_ at once).
-_UNCHECKED_SETTERS = frozenset(
-    {"real", "imag", "dtype", "device"}
-)  # dtype, device: ember sets them
+_UNCHECKED_SETTERS = frozenset({"real", "imag"})
 
 
 def _overriding_args(args: tuple) -> list:
@@ -209,8 +206,7 @@ def _checked_property(tensor_class, prop: property, name: str) -> property:
         cls = self.__class__
         if cls is tensor_class:  # a plain tensor: only a mode can take the read
             if tf_state.anywhere:
-                local = tf_state.local  # mode_enabled(), inline: kernels read dtype often
-                if local.modes and local.disabled != ALL_DISABLED:
+                if mode_enabled():
                     public = tensor_class.__dict__[name].__get__
                     return dispatch(public, qualified, [self], (self,), None)
             elif _ATTACHED.idle:
@@ -242,7 +238,7 @@ def _checked_property(tensor_class, prop: property, name: str) -> property:
 
 class _Getset(property):
     """A property that knows its name, as PyTorch's getset descriptors do: a handler given
-    `Tensor.dtype.__get__` finds "dtype" in `func.__self__.__name__`."""
+    `Tensor.shape.__get__` finds "shape" in `func.__self__.__name__`."""
 
 
 # Note [Wrappers only where needed]
